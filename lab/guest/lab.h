@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lab.h - shared helpers of the in-guest NUMA-tiering lab programs.
+ *
+ * The guest has two memory nodes: node 0 (DRAM, top tier, has the CPUs)
+ * and node 1 (CPU-less "CXL" node, lower tier).  /init checks the tiering
+ * before any scenario runs, so the programs may take node 0 as the top tier.
+ *
+ * Everything a scenario reports goes through lab_emit(): one "@@ " line on
+ * stdout per record, key=value fields, parsed by the host.  Diagnostics go
+ * to stderr (or "# " lines) and are never parsed.
+ */
+#ifndef LAB_H
+#define LAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define LAB_TOP_NODE	0	/* DRAM, top tier */
+#define LAB_SLOW_NODE	1	/* CPU-less, lower tier */
+
+#define LAB_PAGE_SIZE	4096UL
+
+/* Page-aligned size helpers. */
+#define LAB_KIB(x)	((size_t)(x) << 10)
+#define LAB_MIB(x)	((size_t)(x) << 20)
+
+/* ---- output ---------------------------------------------------------- */
+
+/* Print one "@@ <fmt>" protocol line on stdout and flush it. */
+void lab_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "@@ error scenario=<id> msg=<msg>"; msg must be a single word. */
+void lab_error(const char *scenario, const char *msg);
+/* Diagnostic on stderr, prefixed with the program name. */
+void lab_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Monotonic time in seconds. */
+double lab_now(void);
+
+/* ---- NUMA balancing knobs ------------------------------------------- */
+
+/* kernel.numa_balancing: 0 off, 1 NORMAL, 2 MEMORY_TIERING, 3 both. */
+int lab_set_mode(int mode);
+/*
+ * Set a knob by its short name: one of the debugfs files in
+ * /sys/kernel/debug/sched/numa_balancing/ (scan_delay_ms, scan_period_min_ms,
+ * scan_period_max_ms, scan_size_mb, hot_threshold_ms) or
+ * "promote_rate_limit_MBps" (kernel.numa_balancing_promote_rate_limit_MBps).
+ */
+int lab_set_knob(const char *name, long value);
+/* Parse and apply "name=value" (the -k option). */
+int lab_set_knob_arg(const char *arg);
+/* The lab's fast scan: 100 ms delay, 200..1000 ms period. */
+int lab_set_fast_scan(void);
+
+/* ---- memory policy and placement -------------------------------------- */
+
+/* Raw syscall wrappers (no libnuma: it has no static archive). */
+long lab_set_mempolicy(int mode, const unsigned long *nodemask,
+		       unsigned long maxnode);
+long lab_mbind(void *addr, size_t len, int mode,
+	       const unsigned long *nodemask, unsigned long maxnode,
+	       unsigned int flags);
+long lab_move_pages(pid_t pid, unsigned long count, void **pages,
+		    const int *nodes, int *status, int flags);
+
+/* Bind the calling thread's allocations to @node (MPOL_BIND). */
+int lab_bind_to_node(int node);
+/* Back to MPOL_DEFAULT: nothing of the binding is left behind. */
+int lab_unbind(void);
+
+/* Anonymous private mapping of @len bytes, or NULL (errno set). */
+void *lab_map_anon(size_t len);
+/* Write one byte per page so that every page is allocated. */
+void lab_fault_range(void *addr, size_t len);
+/*
+ * Anonymous memory whose pages are allocated on @node: bind the task,
+ * fault every page, reset the task policy.  The VMA gets no policy of its
+ * own, so it stays eligible for NUMA balancing (a VMA policy without
+ * MPOL_F_MOF would make it "unsuitable").
+ */
+void *lab_alloc_on_node(size_t len, int node);
+/*
+ * Move the present pages of [addr, addr+len) to @node with move_pages(2).
+ * Returns the number of pages not on @node afterwards, or -1 on error.
+ */
+long lab_move_range(void *addr, size_t len, int node);
+
+/* ---- hot loop -------------------------------------------------------- */
+
+/* Read one word per page of [addr, addr+len); returns a checksum. */
+unsigned long lab_touch(const void *addr, size_t len);
+
+/* ---- placement probe ------------------------------------------------- */
+
+struct lab_region {
+	void *addr;
+	size_t len;
+};
+
+/*
+ * A bounded sample of page addresses over a set of regions, queried with
+ * move_pages(2) and a NULL node list.  Querying every page of a large
+ * region once a second is too slow under TCG, so at most @max_pages pages,
+ * spread evenly, are queried.
+ */
+struct lab_probe {
+	void **pages;
+	int *status;
+	unsigned long nr;
+};
+
+int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,
+		   unsigned int nr_regions, unsigned long max_pages);
+/* Percentage of the sampled pages resident on the top tier, or -1. */
+double lab_probe_top_pct(struct lab_probe *probe);
+void lab_probe_free(struct lab_probe *probe);
+
+/* ---- /proc/vmstat ---------------------------------------------------- */
+
+enum lab_vmstat_item {
+	LAB_NUMA_PTE_UPDATES,
+	LAB_NUMA_HUGE_PTE_UPDATES,
+	LAB_NUMA_HINT_FAULTS,
+	LAB_NUMA_HINT_FAULTS_LOCAL,
+	LAB_NUMA_PAGES_MIGRATED,
+	LAB_PGPROMOTE_SUCCESS,
+	LAB_PGPROMOTE_CANDIDATE,
+	LAB_PGDEMOTE_KSWAPD,
+	LAB_PGDEMOTE_DIRECT,
+	LAB_PGDEMOTE_KHUGEPAGED,
+	LAB_VMSTAT_NR,
+};
+
+/* Counters missing from this kernel's /proc/vmstat read as 0. */
+struct lab_vmstat {
+	unsigned long long val[LAB_VMSTAT_NR];
+};
+
+int lab_vmstat_read(struct lab_vmstat *vs);
+unsigned long long lab_vmstat_delta(const struct lab_vmstat *now,
+				    const struct lab_vmstat *base,
+				    enum lab_vmstat_item item);
+
+/* mm->numa_scan_seq of @pid from /proc/PID/sched, or -1. */
+long lab_numa_scan_seq(pid_t pid);
+
+/* ---- common options -------------------------------------------------- */
+
+#define LAB_MAX_KNOBS	8
+
+struct lab_opts {
+	const char *scenario;	/* id printed on every line, e.g. "6.1" */
+	int mode;		/* kernel.numa_balancing */
+	double secs;		/* measured duration */
+	size_t size;		/* hot set size in bytes, if the program has one */
+	const char *knobs[LAB_MAX_KNOBS];	/* "name=value", applied in order */
+	unsigned int nr_knobs;
+};
+
+/* getopt letters every program accepts; see lab_usage_common(). */
+#define LAB_COMMON_OPTS "s:m:t:M:k:h"
+
+/* Set defaults for the common options. */
+void lab_opts_init(struct lab_opts *o, const char *scenario, int mode,
+		   double secs, size_t size_mib);
+/*
+ * Handle one common option; returns 1 if consumed, 0 if @opt is not a
+ * common option, -1 on a bad value (error already printed).
+ */
+int lab_opts_parse(struct lab_opts *o, int opt, const char *arg);
+void lab_usage_common(void);
+/* Queue a "name=value" knob; program defaults go before the -k options. */
+int lab_opts_add_knob(struct lab_opts *o, const char *arg);
+/*
+ * Set the fast scan knobs, the queued knobs and then the mode; emits an
+ * error line on failure.
+ */
+int lab_opts_apply(const struct lab_opts *o);
+
+/* ---- sampler --------------------------------------------------------- */
+
+/*
+ * One measured run: "@@ begin", a "@@ sample" about once a second, "@@ end".
+ * t counts from lab_run_begin(); vmstat deltas are since lab_run_begin().
+ */
+struct lab_run {
+	const char *scenario;
+	const char *name;
+	int mode;
+	double secs;
+	struct lab_probe *probe;
+	struct lab_vmstat base;
+	double t0;
+	double next_sample;
+	double t90;		/* first t with top_pct >= 90, or -1 */
+	double top_pct;		/* last sampled value */
+};
+
+void lab_run_begin(struct lab_run *run, const struct lab_opts *o,
+		   const char *name, struct lab_probe *probe);
+/*
+ * Take and print a sample if one is due.  Returns true while the run's
+ * duration has not elapsed.
+ */
+bool lab_run_tick(struct lab_run *run);
+/* Final sample and the "@@ end" line. */
+void lab_run_end(struct lab_run *run);
+
+/* ---- child processes ------------------------------------------------- */
+
+/*
+ * fork() for the scenarios' helper processes: flushes stdout first (no
+ * line is printed twice) and makes the child die with its parent.
+ */
+pid_t lab_fork(void);
+/* Read @regions in a loop until @deadline (a lab_now() time) passes. */
+void lab_touch_until(const struct lab_region *regions, unsigned int nr_regions,
+		     double deadline);
+/* Fork a child running lab_touch_until(); returns its pid or -1. */
+pid_t lab_spawn_toucher(const struct lab_region *regions,
+			unsigned int nr_regions, double deadline);
+/* SIGTERM and reap a child; returns its wait status. */
+int lab_stop_child(pid_t pid);
+
+#endif /* LAB_H */

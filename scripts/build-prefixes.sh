@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# build-prefixes.sh TREE CONFIG: for the base and every prefix of the series
+# in TREE (made by series-tree.sh), rebuild the objects of the .c files the
+# series touches with W=1 in config CONFIG (lab, or kconfig/CONFIG.config
+# merged on top of it), and fail on a build error or on a W=1 warning that
+# the base does not have.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+tree=${1:?usage: build-prefixes.sh TREE CONFIG}
+cfg=${2:?usage: build-prefixes.sh TREE CONFIG}
+frag=
+[ "$cfg" = lab ] || frag=$here/../kconfig/$cfg.config
+[ -z "$frag" ] || [ -f "$frag" ] || die "no config fragment $frag"
+base=$(cat "$(git -C "$tree" rev-parse --absolute-git-dir)/lab-base") ||
+	die "$tree: not made by series-tree.sh"
+commits=$(git -C "$tree" rev-list --reverse "$base..HEAD")
+objs=$(git -C "$tree" diff --name-only "$base" HEAD -- '*.c' | sed 's/\.c$/.o/')
+
+name=$(basename "$tree")
+wt=$LAB_CACHE/trees/.prefix-$name
+out=$LAB_CACHE/build/prefix-$name-$cfg
+git -C "$tree" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+git -C "$tree" worktree prune
+git -C "$tree" worktree add -q -f --detach "$wt" "$base"
+trap 'git -C "$tree" worktree remove --force "$wt" 2>/dev/null' EXIT INT TERM
+
+# warnings LOG: the W=1 warnings of LOG without line numbers, sorted.
+warnings() {
+	grep -E 'warning:' "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/; s#^.*/(kernel|mm|include)/#\1/#' | sort -u
+}
+
+i=0
+status=0
+for c in "$base" $commits; do
+	git -C "$wt" checkout -q --detach "$c"
+	label=$(git -C "$wt" log -1 --format='%h %s' "$c")
+	[ $i -eq 0 ] && label="base: $label"
+	# Objects this config does not build are left out (kbuild has no rule for them).
+	want=
+	for o in $objs; do
+		[ -f "$wt/${o%.o}.c" ] && want="$want $o"
+	done
+	mkdir -p "$out"
+	for o in $want; do rm -f "$out/$o"; done
+	LAB_LOOSE_CONFIG=1 LAB_TARGETS="prepare" "$here/build-kernel.sh" "$wt" "$out" $frag >/dev/null 2>&1 ||
+		die "configuring $cfg at $label failed; see $out/build.log"
+	built=
+	for o in $want; do
+		if make -C "$wt" O="$out" CC="ccache gcc" W=1 "$o" >"$out/$(echo "$o" | tr / _).log" 2>&1; then
+			built="$built $o"
+		elif grep -q 'No rule to make target' "$out/$(echo "$o" | tr / _).log"; then
+			:
+		else
+			cat "$out/$(echo "$o" | tr / _).log" >&2
+			printf 'FAIL %s: %s does not build\n' "$label" "$o"
+			status=1
+		fi
+	done
+	cat "$out"/*.o.log 2>/dev/null | warnings /dev/stdin >"$out/warnings.$i"
+	if [ $i -gt 0 ]; then
+		new=$(comm -13 "$out/warnings.0" "$out/warnings.$i")
+		if [ -n "$new" ]; then
+			printf 'FAIL %s: new W=1 warnings:\n%s\n' "$label" "$new"
+			status=1
+		fi
+	fi
+	printf '%s %s: built%s\n' "$([ $status -eq 0 ] && echo ok || echo FAIL)" "$label" "$built"
+	rm -f "$out"/*.o.log
+	i=$((i + 1))
+done
+exit $status

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# check.sh: the test suite behind `make check` (and `make check-full` with
+# CHECK_FULL=1).  Every test prints "ok N - what" or "not ok N - what" with
+# the tail of its log; the last line is "N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+top=$(cd "$here/.." && pwd)
+
+logs=$LAB_CACHE/check
+rm -rf "$logs"
+mkdir -p "$logs"
+passed=0
+failed=0
+n=0
+
+# t DESCRIPTION COMMAND...: run one test, its output into a log.
+t() {
+	desc=$1
+	shift
+	n=$((n + 1))
+	log=$logs/$n.log
+	start=$(date +%s)
+	printf '# %s ...\n' "$desc"
+	if "$@" >"$log" 2>&1; then
+		passed=$((passed + 1))
+		printf 'ok %d - %s (%ss)\n' "$n" "$desc" "$(( $(date +%s) - start ))"
+	else
+		failed=$((failed + 1))
+		printf 'not ok %d - %s (%ss)\n' "$n" "$desc" "$(( $(date +%s) - start ))"
+		tail -n 15 "$log" | sed 's/^/#   /'
+		printf '#   full log: %s\n' "$log"
+	fi
+}
+
+# verdicts FILE: one test per row of a lab summary.tsv.
+verdicts() {
+	[ -s "$1" ] || { t "lab results exist ($1)" false; return; }
+	tab=$(printf '\t')
+	while IFS=$tab read -r k kind s name mode top t90 pte flt prom skipped checks fails verdict; do
+		[ "$k" = kernel ] && continue
+		t "lab: $k scenario $s ($name, mode $mode): $checks" \
+			sh -c 'printf "top_pct=%s t90=%s pte/s=%s faults/s=%s skipped=%s\nfailed: %s\n" "$1" "$2" "$3" "$4" "$5" "$6"; [ "$7" = pass ]' \
+			- "$top" "$t90" "$pte" "$flt" "$skipped" "$fails" "$verdict"
+	done <"$1"
+}
+
+echo "TAP version 13"
+t "guest programs build -Wall -Wextra -Werror and skipstat parses a sample trace" \
+	make -C "$top/lab/guest" O="$LAB_CACHE/guest/bin" all test
+
+for sdir in "$top"/series/mainline "$top"/series/queue-6.12; do
+	[ -f "$sdir/series" ] || continue
+	. "$here/series-tests.sh"
+done
+
+kernels=$(cd "$top" && make -s -f Makefile print-demo-kernels)
+# lab-run.sh exits 3 when the run completed but some verdict failed: those
+# are counted row by row below.
+lab_run() {
+	"$here/lab-run.sh" "$@"
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 3 ]
+}
+t "lab run completes: $kernels" lab_run "$LAB_CACHE/check-results" $kernels
+verdicts "$LAB_CACHE/check-results/latest/summary.tsv"
+
+printf '%d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]

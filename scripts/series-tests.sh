@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# series-tests.sh: sourced by check.sh with $sdir set to a series directory.
+# Tests that the series applies, is checkpatch clean, is what its tree
+# exports, applies from one mbox, and that every prefix builds.
+
+sname=$(basename "$sdir")
+case $sname in
+queue-6.12) sbase=6.12.118 skernel=6.12.118-queue ;;
+*) sbase=7.3.4 skernel=7.3.4-series ;;
+esac
+stree=$LAB_CACHE/trees/$skernel
+
+t "$sname: base $sbase downloaded, verified and in git" "$here/base-tree.sh" "$sbase"
+btree=$("$here/base-tree.sh" "$sbase" 2>/dev/null)
+t "$sname: applies with git am on $sbase" "$here/series-tree.sh" "$sdir" "$btree" HEAD "$stree"
+
+for p in $(cat "$sdir/series"); do
+	t "$sname: checkpatch --strict $p: 0 errors, 0 warnings" \
+		sh -c 'perl "$1/scripts/checkpatch.pl" --strict --no-signoff "$2" | tee /dev/stderr | grep -q "total: 0 errors, 0 warnings,"' \
+		- "$btree" "$sdir/$p"
+done
+
+# The committed patches are exactly what the tree exports (never hand-edited).
+roundtrip() {
+	tmp=$(mktemp -d)
+	cp -r "$sdir" "$tmp/$sname"
+	[ ! -f "$sdir.cover" ] || cp "$sdir.cover" "$tmp/$sname.cover"
+	[ ! -f "$sdir.conf" ] || cp "$sdir.conf" "$tmp/$sname.conf"
+	"$here/export-series.sh" "$stree" "$tmp/$sname" &&
+		diff -r -I '^index ' -I '^base-commit: ' -I '^Message-I[Dd]: ' -I '^In-Reply-To: ' -I '^References: ' "$sdir" "$tmp/$sname"
+	rc=$?
+	rm -rf "$tmp"
+	return $rc
+}
+t "$sname: the tree exports back to exactly the committed patches" roundtrip
+
+# One mbox applies with git am and with b4 am.
+mbox_applies() {
+	mbox=$LAB_CACHE/$sname.mbox
+	wt=$LAB_CACHE/trees/.mbox-$sname
+	"$here/mbox.sh" "$sdir" "$mbox" || return 1
+	git -C "$btree" worktree remove --force "$wt" 2>/dev/null
+	git -C "$btree" worktree add -q -f --detach "$wt" HEAD || return 1
+	git -C "$wt" -c user.name=lab -c user.email=lab@localhost am -q "$1" || return 1
+	echo "applied $(git -C "$wt" rev-list --count HEAD ^"$(git -C "$btree" rev-parse HEAD)") commits"
+	git -C "$btree" worktree remove --force "$wt"
+}
+t "$sname: one mbox applies with git am" mbox_applies "$LAB_CACHE/$sname.mbox"
+if command -v b4 >/dev/null 2>&1; then
+	b4_mbox() {
+		d=$(mktemp -d)
+		"$here/mbox.sh" "$sdir" "$d/in.mbox" >/dev/null &&
+			(cd "$d" && b4 --offline-mode am -m in.mbox -o out -n series 2>&1) &&
+			mbox_applies "$d/out/series.mbx"
+		rc=$?
+		rm -rf "$d"
+		return $rc
+	}
+	t "$sname: b4 am of the mbox gives a series that git am applies" b4_mbox
+fi
+
+for cfg in lab no-numa-balancing no-numa; do
+	t "$sname: every prefix builds the touched objects, config $cfg, no new W=1 warnings" \
+		"$here/build-prefixes.sh" "$stree" "$cfg"
+done

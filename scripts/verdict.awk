@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# verdict.awk EXPECT ENDS SKIPS: judge every kernel x scenario row of ENDS
+# (from parse-console.awk) against the rules of EXPECT and print summary.tsv.
+#
+# EXPECT rows: scenario-regex, kind (base|series|any), metric, op, value.
+#   op: ge, le, eq            metric compared with value
+#       within_base_pct       |metric - base's| <= value % of base's (or both 0)
+#       le_base               metric <= base's metric + value
+# Metrics: the columns of ENDS, *_per_s rates, and skip:REASON (bytes of
+# distinct VMAs skipped for REASON in the scenario).  A series row's "base"
+# is the row of the same scenario on kernel "<version>-base".
+
+function num(x) { return (x == "NA" || x == "") ? "NA" : x + 0 }
+
+function metric(k, s, m,    r) {
+	if (m ~ /^skip:/) {
+		r = substr(m, 6)
+		return ((k SUBSEP s SUBSEP r) in skip) ? skip[k, s, r] : 0
+	}
+	if (m ~ /_per_s$/) {
+		r = substr(m, 1, length(m) - 6)
+		if (val[k, s, r] == "NA" || val[k, s, "secs"] + 0 <= 0)
+			return "NA"
+		return sprintf("%.1f", val[k, s, r] / val[k, s, "secs"])
+	}
+	return ((k SUBSEP s SUBSEP m) in val) ? num(val[k, s, m]) : "NA"
+}
+
+function basename_of(k) {
+	sub(/-[^-]*$/, "", k)
+	return k "-base"
+}
+
+function check(k, s, i,    x, b, ok, bk) {
+	x = metric(k, s, rmetric[i])
+	if (x == "NA")
+		return 0
+	if (rop[i] == "ge") return x + 0 >= rval[i] + 0
+	if (rop[i] == "le") return x + 0 <= rval[i] + 0
+	if (rop[i] == "eq") return x + 0 == rval[i] + 0
+	bk = basename_of(k)
+	if (!((bk SUBSEP s) in seen))
+		return 0
+	b = metric(bk, s, rmetric[i])
+	if (b == "NA")
+		return 0
+	if (rop[i] == "le_base") return x + 0 <= b + rval[i]
+	if (rop[i] == "within_base_pct") {
+		if (b + 0 == 0)
+			return x + 0 == 0
+		ok = (x - b) / b * 100
+		return ok <= rval[i] + 0 && ok >= -rval[i]
+	}
+	return 0
+}
+
+BEGIN { FS = OFS = "\t" }
+
+FILENAME == ARGV[1] {
+	if ($0 ~ /^#/ || NF < 5)
+		next
+	n++
+	rscn[n] = $1; rkind[n] = $2; rmetric[n] = $3; rop[n] = $4; rval[n] = $5
+	next
+}
+
+FILENAME == ARGV[2] {
+	# kernel kind scenario name mode secs top_pct t90 pte_updates huge_pte_updates
+	# hint_faults hint_faults_local pages_migrated pgpromote_success
+	# pgpromote_candidate pgdemote
+	split("name mode secs top_pct t90 pte_updates huge_pte_updates hint_faults hint_faults_local pages_migrated pgpromote_success pgpromote_candidate pgdemote", cols, " ")
+	for (i = 1; i <= 13; i++)
+		val[$1, $3, cols[i]] = $(i + 3)
+	if (!(($1 SUBSEP $3) in seen))
+		order[++rows] = $1 SUBSEP $2 SUBSEP $3
+	seen[$1, $3] = 1
+	next
+}
+
+{
+	# kernel kind scenario comm pid reason events vmas bytes
+	skip[$1, $3, $6] += $9
+}
+
+END {
+	print "kernel", "kind", "scenario", "name", "mode", "top_pct", "t90", "pte_updates_per_s", "hint_faults_per_s", "pgpromote_success", "skipped_bytes", "checks", "failed", "verdict"
+	for (r = 1; r <= rows; r++) {
+		split(order[r], a, SUBSEP)
+		k = a[1]; kd = a[2]; s = a[3]
+		checks = failed = ""
+		for (i = 1; i <= n; i++) {
+			if (s !~ ("^(" rscn[i] ")$") || (rkind[i] != "any" && rkind[i] != kd))
+				continue
+			c = rmetric[i] " " rop[i] " " rval[i]
+			checks = checks (checks == "" ? "" : ", ") c
+			if (!check(k, s, i))
+				failed = failed (failed == "" ? "" : ", ") c " (got " metric(k, s, rmetric[i]) ")"
+		}
+		sk = ""
+		for (key in skip) {
+			split(key, b, SUBSEP)
+			if (b[1] == k && b[2] == s)
+				sk = sk (sk == "" ? "" : ";") b[3] "=" skip[key]
+		}
+		print k, kd, s, val[k, s, "name"], val[k, s, "mode"], val[k, s, "top_pct"], val[k, s, "t90"], \
+			metric(k, s, "pte_updates_per_s"), metric(k, s, "hint_faults_per_s"), \
+			val[k, s, "pgpromote_success"], (sk == "" ? "-" : sk), (checks == "" ? "-" : checks), \
+			(checks == "" ? "no expectation for this scenario" : failed == "" ? "-" : failed), (checks == "" || failed != "" ? "fail" : "pass")
+	}
+}
