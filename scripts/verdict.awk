@@ -1,18 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
-# verdict.awk EXPECT ENDS SKIPS: judge every kernel x scenario row of ENDS
+# verdict.awk EXPECT ENDS SKIPS SAMPLES: judge every kernel x scenario row of ENDS
 # (from parse-console.awk) against the rules of EXPECT and print summary.tsv.
 #
 # EXPECT rows: scenario-regex, kind (base|series|any), metric, op, value.
 #   op: ge, le, eq            metric compared with value
 #       within_base_pct       |metric - base's| <= value % of base's (or both 0)
 #       le_base               metric <= base's metric + value
-# Metrics: the columns of ENDS, *_per_s rates, and skip:REASON (bytes of
-# distinct VMAs skipped for REASON in the scenario).  A series row's "base"
-# is the row of the same scenario on kernel "<version>-base".
+# Metrics: the columns of ENDS, *_per_s rates, skip:REASON (bytes of
+# distinct VMAs skipped for REASON in the scenario) and reach:PCT (seconds
+# until the sampled top-tier share first reached PCT %, or 1e9 if never).
+# A series row's "base" is the row of the same scenario on "<version>-base".
 
 function num(x) { return (x == "NA" || x == "") ? "NA" : x + 0 }
 
 function metric(k, s, m,    r) {
+	if (m ~ /^reach:/) {
+		r = substr(m, 7)
+		return ((k SUBSEP s SUBSEP r) in reach) ? reach[k, s, r] : 1e9
+	}
 	if (m ~ /^skip:/) {
 		r = substr(m, 6)
 		return ((k SUBSEP s SUBSEP r) in skip) ? skip[k, s, r] : 0
@@ -77,9 +82,17 @@ FILENAME == ARGV[2] {
 	next
 }
 
-{
+FILENAME == ARGV[3] {
 	# kernel kind scenario comm pid reason events vmas bytes
 	skip[$1, $3, $6] += $9
+	next
+}
+
+{
+	# kernel kind scenario t top_pct ...: first time each threshold is reached
+	for (p = 50; p <= 100; p += 5)
+		if ($5 + 0 >= p && !(($1 SUBSEP $3 SUBSEP p) in reach))
+			reach[$1, $3, p] = $4 + 0
 }
 
 END {
