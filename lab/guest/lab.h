@@ -26,6 +26,12 @@
 #define LAB_KIB(x)	((size_t)(x) << 10)
 #define LAB_MIB(x)	((size_t)(x) << 20)
 
+/* A range of memory the scenario keeps hot. */
+struct lab_region {
+	void *addr;
+	size_t len;
+};
+
 /* ---- output ---------------------------------------------------------- */
 
 /* Print one "@@ <fmt>" protocol line on stdout and flush it. */
@@ -82,10 +88,32 @@ void lab_fault_range(void *addr, size_t len);
  */
 void *lab_alloc_on_node(size_t len, int node);
 /*
- * Move the present pages of [addr, addr+len) to @node with move_pages(2).
+ * @nr anonymous VMAs of @len bytes each, with an unmapped gap of @len
+ * between neighbours so that they never merge, faulted on @node like
+ * lab_alloc_on_node().  Returns a calloc()ed array of @nr regions.
+ */
+struct lab_region *lab_map_small_vmas(unsigned long nr, size_t len, int node);
+/*
+ * Move the present pages of @regions to @node with move_pages(2).
  * Returns the number of pages not on @node afterwards, or -1 on error.
  */
-long lab_move_range(void *addr, size_t len, int node);
+long lab_move_regions(const struct lab_region *regions, unsigned int nr_regions,
+		      int node);
+
+/*
+ * Create the file @path of @len bytes with its page cache allocated on
+ * @node (task bound while writing, then reset).  On tmpfs the folios are
+ * shmem (swap-backed) folios.
+ */
+int lab_create_file_on_node(const char *path, size_t len, int node);
+
+/*
+ * lab_create_file_on_node(), then map it read-only (@prot, @flags as for
+ * mmap(2); the file is opened O_RDONLY) and fault every page in.  The file
+ * is unlinked: the mapping keeps it.
+ */
+void *lab_map_file_on_node(const char *path, size_t len, int node, int prot,
+			   int flags);
 
 /* ---- hot loop -------------------------------------------------------- */
 
@@ -93,11 +121,6 @@ long lab_move_range(void *addr, size_t len, int node);
 unsigned long lab_touch(const void *addr, size_t len);
 
 /* ---- placement probe ------------------------------------------------- */
-
-struct lab_region {
-	void *addr;
-	size_t len;
-};
 
 /*
  * A bounded sample of page addresses over a set of regions, queried with
@@ -113,8 +136,16 @@ struct lab_probe {
 
 int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,
 		   unsigned int nr_regions, unsigned long max_pages);
+/* Percentage of the sampled pages resident on @node, or -1. */
+double lab_probe_node_pct(struct lab_probe *probe, int node);
 /* Percentage of the sampled pages resident on the top tier, or -1. */
 double lab_probe_top_pct(struct lab_probe *probe);
+/*
+ * Check that the set-up placed the hot set on @node (>= 95 % of the
+ * sample); prints "@@ error ... msg=placement-failed" if not.
+ */
+int lab_check_placement(const char *scenario, struct lab_probe *probe,
+			int node);
 void lab_probe_free(struct lab_probe *probe);
 
 /* ---- /proc/vmstat ---------------------------------------------------- */
@@ -173,17 +204,34 @@ int lab_opts_parse(struct lab_opts *o, int opt, const char *arg);
 void lab_usage_common(void);
 /* Queue a "name=value" knob; program defaults go before the -k options. */
 int lab_opts_add_knob(struct lab_opts *o, const char *arg);
+/* Parse an unsigned number in [min, max]; 0, or -1 with a warning. */
+int lab_parse_ulong(const char *arg, unsigned long min, unsigned long max,
+		    unsigned long *val);
 /*
- * Set the fast scan knobs, the queued knobs and then the mode; emits an
- * error line on failure.
+ * Parse argv: the common options plus the getopt letters in @extra, which
+ * are passed to @parse_extra (returns 0, or -1 for a bad value; may be
+ * NULL with @extra NULL).  -h and bad options print @usage and the common
+ * options and exit.
+ */
+void lab_parse_args(struct lab_opts *o, int argc, char **argv,
+		    const char *usage, const char *extra,
+		    int (*parse_extra)(int opt, const char *arg));
+/*
+ * Set the fast scan knobs and the queued knobs, and turn NUMA balancing
+ * off: the set-up (a task bound to a node, pages faulted) must not be
+ * scanned, or its VMAs show up as "unsuitable" and its PTE updates in the
+ * counters.  Emits an error line on failure.
  */
 int lab_opts_apply(const struct lab_opts *o);
+/* Switch NUMA balancing to the mode of -m; emits an error line on failure. */
+int lab_start_balancing(const struct lab_opts *o);
 
 /* ---- sampler --------------------------------------------------------- */
 
 /*
  * One measured run: "@@ begin", a "@@ sample" about once a second, "@@ end".
- * t counts from lab_run_begin(); vmstat deltas are since lab_run_begin().
+ * lab_run_begin() starts NUMA balancing in the mode of -m; t counts from
+ * there, and so do the vmstat deltas.
  */
 struct lab_run {
 	const char *scenario;
@@ -198,8 +246,8 @@ struct lab_run {
 	double top_pct;		/* last sampled value */
 };
 
-void lab_run_begin(struct lab_run *run, const struct lab_opts *o,
-		   const char *name, struct lab_probe *probe);
+int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
+		  const char *name, struct lab_probe *probe);
 /*
  * Take and print a sample if one is due.  Returns true while the run's
  * duration has not elapsed.

@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lab.c - shared helpers of the in-guest NUMA-tiering lab programs.
+ * See lab.h for the interface.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/mempolicy.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "lab.h"
+
+#define NUMAB_DEBUGFS	"/sys/kernel/debug/sched/numa_balancing/"
+#define NUMAB_SYSCTL	"/proc/sys/kernel/numa_balancing"
+#define PROMOTE_RATE_SYSCTL \
+	"/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps"
+
+/* Bits in a node mask passed to the kernel; the lab has two nodes. */
+#define LAB_MAXNODE	(8 * sizeof(unsigned long))
+
+/* move_pages(2) takes arrays; split long ranges into bounded batches. */
+#define MOVE_BATCH	1024
+
+/* ---- output ---------------------------------------------------------- */
+
+void lab_emit(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("@@ ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+void lab_error(const char *scenario, const char *msg)
+{
+	lab_emit("error scenario=%s msg=%s", scenario, msg);
+}
+
+void lab_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+double lab_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- NUMA balancing knobs ------------------------------------------- */
+
+static int write_long(const char *path, long value)
+{
+	char buf[32];
+	int fd, len, ret = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0) {
+		lab_warn("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	len = snprintf(buf, sizeof(buf), "%ld\n", value);
+	if (write(fd, buf, len) != len) {
+		lab_warn("write %ld to %s: %s", value, path, strerror(errno));
+		ret = -1;
+	}
+	close(fd);
+	return ret;
+}
+
+int lab_set_mode(int mode)
+{
+	if (mode < 0 || mode > 3) {
+		lab_warn("numa_balancing mode %d out of range 0..3", mode);
+		return -1;
+	}
+	return write_long(NUMAB_SYSCTL, mode);
+}
+
+static const char *const debugfs_knobs[] = {
+	"scan_delay_ms",
+	"scan_period_min_ms",
+	"scan_period_max_ms",
+	"scan_size_mb",
+	"hot_threshold_ms",
+};
+
+int lab_set_knob(const char *name, long value)
+{
+	char path[128];
+	size_t i;
+
+	if (!strcmp(name, "promote_rate_limit_MBps"))
+		return write_long(PROMOTE_RATE_SYSCTL, value);
+
+	for (i = 0; i < sizeof(debugfs_knobs) / sizeof(debugfs_knobs[0]); i++) {
+		if (strcmp(name, debugfs_knobs[i]))
+			continue;
+		snprintf(path, sizeof(path), NUMAB_DEBUGFS "%s", name);
+		return write_long(path, value);
+	}
+	lab_warn("unknown knob '%s'", name);
+	return -1;
+}
+
+int lab_set_knob_arg(const char *arg)
+{
+	char name[64], *end;
+	const char *eq = strchr(arg, '=');
+	long value;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name)) {
+		lab_warn("knob '%s' is not name=value", arg);
+		return -1;
+	}
+	memcpy(name, arg, eq - arg);
+	name[eq - arg] = '\0';
+	errno = 0;
+	value = strtol(eq + 1, &end, 0);
+	if (errno || end == eq + 1 || *end) {
+		lab_warn("knob '%s': bad value", arg);
+		return -1;
+	}
+	return lab_set_knob(name, value);
+}
+
+int lab_set_fast_scan(void)
+{
+	if (lab_set_knob("scan_delay_ms", 100) ||
+	    lab_set_knob("scan_period_min_ms", 200) ||
+	    lab_set_knob("scan_period_max_ms", 1000))
+		return -1;
+	return 0;
+}
+
+/* ---- memory policy and placement -------------------------------------- */
+
+long lab_set_mempolicy(int mode, const unsigned long *nodemask,
+		       unsigned long maxnode)
+{
+	return syscall(SYS_set_mempolicy, mode, nodemask, maxnode);
+}
+
+long lab_mbind(void *addr, size_t len, int mode,
+	       const unsigned long *nodemask, unsigned long maxnode,
+	       unsigned int flags)
+{
+	return syscall(SYS_mbind, addr, len, mode, nodemask, maxnode, flags);
+}
+
+long lab_move_pages(pid_t pid, unsigned long count, void **pages,
+		    const int *nodes, int *status, int flags)
+{
+	return syscall(SYS_move_pages, pid, count, pages, nodes, status, flags);
+}
+
+int lab_bind_to_node(int node)
+{
+	unsigned long mask = 1UL << node;
+
+	if (lab_set_mempolicy(MPOL_BIND, &mask, LAB_MAXNODE)) {
+		lab_warn("set_mempolicy(MPOL_BIND, node %d): %s", node,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int lab_unbind(void)
+{
+	if (lab_set_mempolicy(MPOL_DEFAULT, NULL, 0)) {
+		lab_warn("set_mempolicy(MPOL_DEFAULT): %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void *lab_map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void lab_fault_range(void *addr, size_t len)
+{
+	volatile char *p = addr;
+	size_t off;
+
+	for (off = 0; off < len; off += LAB_PAGE_SIZE)
+		p[off] = 1;
+}
+
+void *lab_alloc_on_node(size_t len, int node)
+{
+	void *p = lab_map_anon(len);
+
+	if (!p) {
+		lab_warn("mmap %zu bytes: %s", len, strerror(errno));
+		return NULL;
+	}
+	if (lab_bind_to_node(node)) {
+		munmap(p, len);
+		return NULL;
+	}
+	lab_fault_range(p, len);
+	if (lab_unbind()) {
+		munmap(p, len);
+		return NULL;
+	}
+	return p;
+}
+
+struct lab_region *lab_map_small_vmas(unsigned long nr, size_t len, int node)
+{
+	struct lab_region *r;
+	char *base;
+	unsigned long i;
+
+	r = calloc(nr, sizeof(*r));
+	base = lab_map_anon(2 * nr * len);
+	if (!r || !base) {
+		lab_warn("map %lu VMAs: %s", nr, strerror(errno));
+		return NULL;
+	}
+	for (i = 0; i < nr; i++) {
+		r[i].addr = base + 2 * i * len;
+		r[i].len = len;
+		if (munmap(base + (2 * i + 1) * len, len)) {
+			lab_warn("munmap gap: %s", strerror(errno));
+			return NULL;
+		}
+	}
+	if (lab_bind_to_node(node))
+		return NULL;
+	for (i = 0; i < nr; i++)
+		lab_fault_range(r[i].addr, r[i].len);
+	if (lab_unbind())
+		return NULL;
+	return r;
+}
+
+/* move_pages(2) @n pages to @node; returns how many are not there, or -1. */
+static long move_batch(void **pages, unsigned long n, int node)
+{
+	int nodes[MOVE_BATCH], status[MOVE_BATCH];
+	unsigned long i;
+	long misplaced = 0;
+
+	for (i = 0; i < n; i++)
+		nodes[i] = node;
+	/* MOVE_ALL: also pages mapped by other processes (we are root). */
+	if (lab_move_pages(0, n, pages, nodes, status, MPOL_MF_MOVE_ALL) < 0) {
+		lab_warn("move_pages to node %d: %s", node, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		misplaced += status[i] != node;
+	return misplaced;
+}
+
+long lab_move_regions(const struct lab_region *regions, unsigned int nr_regions,
+		      int node)
+{
+	void *pages[MOVE_BATCH];
+	unsigned long n = 0, off;
+	long misplaced = 0, ret;
+	unsigned int r;
+
+	for (r = 0; r < nr_regions; r++) {
+		for (off = 0; off < regions[r].len; off += LAB_PAGE_SIZE) {
+			pages[n++] = (char *)regions[r].addr + off;
+			if (n < MOVE_BATCH)
+				continue;
+			ret = move_batch(pages, n, node);
+			if (ret < 0)
+				return -1;
+			misplaced += ret;
+			n = 0;
+		}
+	}
+	if (n) {
+		ret = move_batch(pages, n, node);
+		if (ret < 0)
+			return -1;
+		misplaced += ret;
+	}
+	return misplaced;
+}
+
+int lab_create_file_on_node(const char *path, size_t len, int node)
+{
+	static char chunk[LAB_MIB(1)];
+	size_t done = 0, n;
+	int fd, ret = -1;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0755);
+	if (fd < 0) {
+		lab_warn("create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	memset(chunk, 0x5a, sizeof(chunk));
+	/* The page cache folios are allocated by write(), under the policy. */
+	if (lab_bind_to_node(node))
+		goto out;
+	while (done < len) {
+		n = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
+		if (write(fd, chunk, n) != (ssize_t)n) {
+			lab_warn("write %s: %s", path, strerror(errno));
+			lab_unbind();
+			goto out;
+		}
+		done += n;
+	}
+	if (lab_unbind())
+		goto out;
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+void *lab_map_file_on_node(const char *path, size_t len, int node, int prot,
+			   int flags)
+{
+	void *p;
+	int fd;
+
+	if (lab_create_file_on_node(path, len, node))
+		return NULL;
+	fd = open(path, O_RDONLY);
+	unlink(path);	/* the mapping keeps it */
+	if (fd < 0) {
+		lab_warn("open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	p = mmap(NULL, len, prot, flags, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		lab_warn("mmap %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	/* Map every page: move_pages(2) reports unmapped ones as -ENOENT. */
+	lab_touch(p, len);
+	return p;
+}
+
+/* ---- hot loop -------------------------------------------------------- */
+
+unsigned long lab_touch(const void *addr, size_t len)
+{
+	const volatile unsigned long *p = addr;
+	const size_t stride = LAB_PAGE_SIZE / sizeof(*p);
+	size_t i, n = len / sizeof(*p);
+	unsigned long sum = 0;
+
+	for (i = 0; i < n; i += stride)
+		sum += p[i];
+	return sum;
+}
+
+/* ---- placement probe ------------------------------------------------- */
+
+int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,
+		   unsigned int nr_regions, unsigned long max_pages)
+{
+	unsigned long total = 0, stride, k, idx;
+	unsigned int r;
+
+	for (r = 0; r < nr_regions; r++)
+		total += regions[r].len / LAB_PAGE_SIZE;
+	if (!total || !max_pages)
+		return -1;
+
+	probe->nr = total < max_pages ? total : max_pages;
+	stride = total / probe->nr;
+	probe->pages = calloc(probe->nr, sizeof(*probe->pages));
+	probe->status = calloc(probe->nr, sizeof(*probe->status));
+	if (!probe->pages || !probe->status) {
+		lab_probe_free(probe);
+		return -1;
+	}
+
+	/* Page k*stride of the regions' concatenation, for k < nr. */
+	r = 0;
+	idx = 0;	/* page index where region r starts */
+	for (k = 0; k < probe->nr; k++) {
+		unsigned long want = k * stride;
+
+		while (want >= idx + regions[r].len / LAB_PAGE_SIZE) {
+			idx += regions[r].len / LAB_PAGE_SIZE;
+			r++;
+		}
+		probe->pages[k] = (char *)regions[r].addr +
+				  (want - idx) * LAB_PAGE_SIZE;
+	}
+	return 0;
+}
+
+double lab_probe_node_pct(struct lab_probe *probe, int node)
+{
+	unsigned long i, on_node = 0;
+
+	/* A NULL node list makes move_pages() report each page's node. */
+	if (lab_move_pages(0, probe->nr, probe->pages, NULL, probe->status,
+			   0) < 0) {
+		lab_warn("move_pages query: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < probe->nr; i++)
+		on_node += probe->status[i] == node;
+	return 100.0 * on_node / probe->nr;
+}
+
+double lab_probe_top_pct(struct lab_probe *probe)
+{
+	return lab_probe_node_pct(probe, LAB_TOP_NODE);
+}
+
+int lab_check_placement(const char *scenario, struct lab_probe *probe,
+			int node)
+{
+	double pct = lab_probe_node_pct(probe, node);
+
+	if (pct < 95) {
+		lab_warn("only %.1f%% of the hot set is on node %d", pct, node);
+		lab_error(scenario, "placement-failed");
+		return -1;
+	}
+	return 0;
+}
+
+void lab_probe_free(struct lab_probe *probe)
+{
+	free(probe->pages);
+	free(probe->status);
+	probe->pages = NULL;
+	probe->status = NULL;
+	probe->nr = 0;
+}
+
+/* ---- /proc/vmstat ---------------------------------------------------- */
+
+static const char *const vmstat_names[LAB_VMSTAT_NR] = {
+	[LAB_NUMA_PTE_UPDATES]		= "numa_pte_updates",
+	[LAB_NUMA_HUGE_PTE_UPDATES]	= "numa_huge_pte_updates",
+	[LAB_NUMA_HINT_FAULTS]		= "numa_hint_faults",
+	[LAB_NUMA_HINT_FAULTS_LOCAL]	= "numa_hint_faults_local",
+	[LAB_NUMA_PAGES_MIGRATED]	= "numa_pages_migrated",
+	[LAB_PGPROMOTE_SUCCESS]		= "pgpromote_success",
+	[LAB_PGPROMOTE_CANDIDATE]	= "pgpromote_candidate",
+	[LAB_PGDEMOTE_KSWAPD]		= "pgdemote_kswapd",
+	[LAB_PGDEMOTE_DIRECT]		= "pgdemote_direct",
+	[LAB_PGDEMOTE_KHUGEPAGED]	= "pgdemote_khugepaged",
+};
+
+int lab_vmstat_read(struct lab_vmstat *vs)
+{
+	char name[64];
+	unsigned long long val;
+	FILE *f = fopen("/proc/vmstat", "r");
+	int i;
+
+	memset(vs, 0, sizeof(*vs));
+	if (!f) {
+		lab_warn("/proc/vmstat: %s", strerror(errno));
+		return -1;
+	}
+	while (fscanf(f, "%63s %llu", name, &val) == 2) {
+		for (i = 0; i < LAB_VMSTAT_NR; i++) {
+			if (!strcmp(name, vmstat_names[i])) {
+				vs->val[i] = val;
+				break;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+unsigned long long lab_vmstat_delta(const struct lab_vmstat *now,
+				    const struct lab_vmstat *base,
+				    enum lab_vmstat_item item)
+{
+	return now->val[item] - base->val[item];
+}
+
+long lab_numa_scan_seq(pid_t pid)
+{
+	char path[64], line[256];
+	long seq = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	/* "mm->numa_scan_seq                             :                    3" */
+	while (fgets(line, sizeof(line), f)) {
+		char *colon;
+
+		if (strncmp(line, "mm->numa_scan_seq", 17))
+			continue;
+		colon = strchr(line, ':');
+		if (colon)
+			seq = strtol(colon + 1, NULL, 10);
+		break;
+	}
+	fclose(f);
+	return seq;
+}
+
+/* ---- common options -------------------------------------------------- */
+
+void lab_opts_init(struct lab_opts *o, const char *scenario, int mode,
+		   double secs, size_t size_mib)
+{
+	memset(o, 0, sizeof(*o));
+	o->scenario = scenario;
+	o->mode = mode;
+	o->secs = secs;
+	o->size = LAB_MIB(size_mib);
+}
+
+int lab_opts_add_knob(struct lab_opts *o, const char *arg)
+{
+	if (o->nr_knobs == LAB_MAX_KNOBS) {
+		lab_warn("more than %d knobs", LAB_MAX_KNOBS);
+		return -1;
+	}
+	o->knobs[o->nr_knobs++] = arg;
+	return 0;
+}
+
+int lab_parse_ulong(const char *arg, unsigned long min, unsigned long max,
+		    unsigned long *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoul(arg, &end, 0);
+	if (errno || end == arg || *end || *val < min || *val > max) {
+		lab_warn("'%s' is not a number in %lu..%lu", arg, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+int lab_opts_parse(struct lab_opts *o, int opt, const char *arg)
+{
+	unsigned long val;
+	char *end;
+
+	switch (opt) {
+	case 's':
+		o->scenario = arg;
+		return 1;
+	case 'm':
+		if (lab_parse_ulong(arg, 0, 3, &val))
+			return -1;
+		o->mode = val;
+		return 1;
+	case 't':
+		o->secs = strtod(arg, &end);
+		if (end == arg || *end || o->secs <= 0) {
+			lab_warn("bad duration '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case 'M':
+		if (lab_parse_ulong(arg, 1, 1024, &val))
+			return -1;
+		o->size = LAB_MIB(val);
+		return 1;
+	case 'k':
+		return lab_opts_add_knob(o, arg) ? -1 : 1;
+	}
+	return 0;
+}
+
+void lab_usage_common(void)
+{
+	fprintf(stderr,
+		"common options:\n"
+		"  -s ID        scenario id printed on every line\n"
+		"  -m MODE      kernel.numa_balancing, 0..3\n"
+		"  -t SECS      measured duration\n"
+		"  -M MIB       hot set size\n"
+		"  -k NAME=VAL  set a knob after the fast scan defaults (repeatable):\n"
+		"               scan_delay_ms scan_period_min_ms scan_period_max_ms\n"
+		"               scan_size_mb hot_threshold_ms promote_rate_limit_MBps\n");
+}
+
+static void __attribute__((noreturn)) usage_exit(const char *usage, int code)
+{
+	fprintf(stderr, "usage: %s [options]\n%s", program_invocation_short_name,
+		usage);
+	lab_usage_common();
+	exit(code);
+}
+
+void lab_parse_args(struct lab_opts *o, int argc, char **argv,
+		    const char *usage, const char *extra,
+		    int (*parse_extra)(int opt, const char *arg))
+{
+	char optstring[64];
+	int opt, ret;
+
+	snprintf(optstring, sizeof(optstring), "%s%s", LAB_COMMON_OPTS,
+		 extra ? extra : "");
+	while ((opt = getopt(argc, argv, optstring)) != -1) {
+		if (opt == 'h')
+			usage_exit(usage, 0);
+		if (opt == '?')
+			usage_exit(usage, 2);
+		ret = lab_opts_parse(o, opt, optarg);
+		if (ret == 0)
+			ret = parse_extra && !parse_extra(opt, optarg) ? 1 : -1;
+		if (ret < 0)
+			usage_exit(usage, 2);
+	}
+	if (optind != argc)
+		usage_exit(usage, 2);
+}
+
+int lab_opts_apply(const struct lab_opts *o)
+{
+	unsigned int i;
+
+	if (lab_set_fast_scan())
+		goto fail;
+	for (i = 0; i < o->nr_knobs; i++)
+		if (lab_set_knob_arg(o->knobs[i]))
+			goto fail;
+	if (lab_set_mode(0))
+		goto fail;
+	return 0;
+fail:
+	lab_error(o->scenario, "knobs");
+	return -1;
+}
+
+int lab_start_balancing(const struct lab_opts *o)
+{
+	if (lab_set_mode(o->mode)) {
+		lab_error(o->scenario, "mode");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- sampler --------------------------------------------------------- */
+
+static void run_sample(struct lab_run *run, double t)
+{
+	struct lab_vmstat now;
+
+	run->top_pct = lab_probe_top_pct(run->probe);
+	if (run->t90 < 0 && run->top_pct >= 90)
+		run->t90 = t;
+	lab_vmstat_read(&now);
+	lab_emit("sample scenario=%s t=%.1f top_pct=%.1f pte_updates=%llu "
+		 "hint_faults=%llu pgpromote_success=%llu pages_migrated=%llu",
+		 run->scenario, t, run->top_pct,
+		 lab_vmstat_delta(&now, &run->base, LAB_NUMA_PTE_UPDATES),
+		 lab_vmstat_delta(&now, &run->base, LAB_NUMA_HINT_FAULTS),
+		 lab_vmstat_delta(&now, &run->base, LAB_PGPROMOTE_SUCCESS),
+		 lab_vmstat_delta(&now, &run->base, LAB_NUMA_PAGES_MIGRATED));
+}
+
+int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
+		  const char *name, struct lab_probe *probe)
+{
+	run->scenario = o->scenario;
+	run->name = name;
+	run->mode = o->mode;
+	run->secs = o->secs;
+	run->probe = probe;
+	run->t90 = -1;
+	run->top_pct = -1;
+	lab_emit("begin scenario=%s name=%s mode=%d", run->scenario, name,
+		 run->mode);
+	if (lab_start_balancing(o))
+		return -1;
+	lab_vmstat_read(&run->base);
+	run->t0 = lab_now();
+	run->next_sample = run->t0;
+	return 0;
+}
+
+bool lab_run_tick(struct lab_run *run)
+{
+	double now = lab_now();
+
+	if (now >= run->next_sample) {
+		run_sample(run, now - run->t0);
+		/* Stay on the 1 s grid; skip slots missed under load. */
+		while (run->next_sample <= now)
+			run->next_sample += 1.0;
+	}
+	return now - run->t0 < run->secs;
+}
+
+void lab_run_end(struct lab_run *run)
+{
+	double secs = lab_now() - run->t0;
+	struct lab_vmstat now;
+	char t90[32];
+
+	run_sample(run, secs);
+	lab_vmstat_read(&now);
+	if (run->t90 < 0)
+		snprintf(t90, sizeof(t90), "-1");
+	else
+		snprintf(t90, sizeof(t90), "%.1f", run->t90);
+
+#define D(item) lab_vmstat_delta(&now, &run->base, item)
+	lab_emit("end scenario=%s secs=%.1f top_pct=%.1f t90=%s "
+		 "pte_updates=%llu huge_pte_updates=%llu hint_faults=%llu "
+		 "hint_faults_local=%llu pages_migrated=%llu "
+		 "pgpromote_success=%llu pgpromote_candidate=%llu pgdemote=%llu",
+		 run->scenario, secs, run->top_pct, t90,
+		 D(LAB_NUMA_PTE_UPDATES), D(LAB_NUMA_HUGE_PTE_UPDATES),
+		 D(LAB_NUMA_HINT_FAULTS), D(LAB_NUMA_HINT_FAULTS_LOCAL),
+		 D(LAB_NUMA_PAGES_MIGRATED), D(LAB_PGPROMOTE_SUCCESS),
+		 D(LAB_PGPROMOTE_CANDIDATE),
+		 D(LAB_PGDEMOTE_KSWAPD) + D(LAB_PGDEMOTE_DIRECT) +
+		 D(LAB_PGDEMOTE_KHUGEPAGED));
+#undef D
+}
+
+/* ---- child processes ------------------------------------------------- */
+
+pid_t lab_fork(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		lab_warn("fork: %s", strerror(errno));
+	if (pid == 0)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	return pid;
+}
+
+void lab_touch_until(const struct lab_region *regions, unsigned int nr_regions,
+		     double deadline)
+{
+	unsigned int r;
+
+	while (lab_now() < deadline)
+		for (r = 0; r < nr_regions; r++)
+			lab_touch(regions[r].addr, regions[r].len);
+}
+
+pid_t lab_spawn_toucher(const struct lab_region *regions,
+			unsigned int nr_regions, double deadline)
+{
+	pid_t pid = lab_fork();
+
+	if (pid == 0) {
+		lab_touch_until(regions, nr_regions, deadline);
+		_exit(0);
+	}
+	return pid;
+}
+
+int lab_stop_child(pid_t pid)
+{
+	int status = 0;
+
+	kill(pid, SIGTERM);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return status;
+}

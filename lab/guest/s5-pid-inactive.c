@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * s5-pid-inactive - scenario 5, the production shape of the PID filter.
+ *
+ * A multi-threaded process with many small hot VMAs (NVMAS x VMA_KIB,
+ * separated by unmapped gaps so that they never merge) and a "budget
+ * eater", a large region bound to the slow node with
+ * MPOL_BIND | MPOL_F_NUMA_BALANCING: its pages take a hinting fault on
+ * every pass and never move, so every pass spends its PTE budget there and
+ * passes are long, and it never competes for top-tier room.  Every thread
+ * reads all of it in a loop.
+ *
+ * The hot VMAs live on the top tier for a few scan sequences first.  In
+ * tiering mode top-tier pages are never made PROT_NONE, so no thread
+ * takes a fault there and the VMAs lose their PID activity bits.  Then
+ * they are demoted with move_pages(2) and the measurement starts: on
+ * 7.3.4 vma_is_accessed() keeps skipping them (NUMAB_SKIP_PID_INACTIVE)
+ * until the forced-scan fallback or the get_nr_threads() horizon reaches
+ * them.
+ *
+ * The eater is mapped first, so the hot VMAs lie below it in the address
+ * space, in front of it in each pass.  It is populated only after the
+ * top-tier phase: empty, it costs a pass little, so that phase reaches its
+ * scan sequences in seconds rather than minutes under TCG.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/mempolicy.h>
+#include <sys/mman.h>
+
+#include "lab.h"
+
+static const char usage[] =
+	"Scenario 5: NVMAS small hot VMAs and a budget eater read by NTHREADS\n"
+	"threads; the VMAs live on the top tier first, then are demoted.\n"
+	"  -n NVMAS     hot VMAs (default 4096)\n"
+	"  -V KIB       size of each hot VMA (default 64)\n"
+	"  -T NTHREADS  reader threads (default 16)\n"
+	"  -E MIB       budget eater on the slow node, 0 for none (default 512)\n"
+	"  -P SECS      longest top-tier phase (default 30)\n"
+	"  -q SEQS      leave the top tier after this many scan sequences\n"
+	"               (mm->numa_scan_seq; default 3)\n"
+	"Defaults: -s 5 -m 2 -t 60 -k scan_size_mb=16; -M is not used.\n";
+
+static unsigned long nr_vmas = 4096;
+static unsigned long vma_kib = 64;
+static unsigned long nr_threads = 16;
+static unsigned long eater_mib = 512;
+static unsigned long top_max_secs = 30;
+static unsigned long top_seqs = 3;
+
+static struct lab_region *hot;
+static struct lab_region eater;
+static atomic_bool stop_readers;
+static atomic_bool pause_readers;	/* while the hot VMAs are demoted */
+static atomic_bool eater_ready;		/* populated, read it too */
+
+/* A "# s5 ..." progress line with the time since start: prose, not parsed. */
+static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
+{
+	static double t0;
+	va_list ap;
+
+	if (!t0)
+		t0 = lab_now();
+	printf("# s5 %6.1f s: ", lab_now() - t0);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static int parse_opt(int opt, const char *arg)
+{
+	switch (opt) {
+	case 'n':
+		return lab_parse_ulong(arg, 1, 16384, &nr_vmas);
+	case 'V':
+		return lab_parse_ulong(arg, 4, 2048, &vma_kib);
+	case 'T':
+		return lab_parse_ulong(arg, 1, 256, &nr_threads);
+	case 'E':
+		return lab_parse_ulong(arg, 0, 900, &eater_mib);
+	case 'P':
+		return lab_parse_ulong(arg, 0, 600, &top_max_secs);
+	case 'q':
+		return lab_parse_ulong(arg, 0, 1000, &top_seqs);
+	}
+	return -1;
+}
+
+/*
+ * The budget eater: a VMA policy of its own, MPOL_BIND to the slow node
+ * with MPOL_F_NUMA_BALANCING (which implies MPOL_F_MOF, so the VMA stays
+ * scannable, and MPOL_F_MORON, so a fault from node 0 never moves it).
+ * Mapped empty; populate_budget_eater() faults it in.
+ */
+static int map_budget_eater(size_t len, int node)
+{
+	unsigned long mask = 1UL << node;
+
+	eater.len = len;
+	eater.addr = lab_map_anon(len);
+	if (!eater.addr) {
+		lab_warn("map eater: %s", strerror(errno));
+		return -1;
+	}
+	if (lab_mbind(eater.addr, len, MPOL_BIND | MPOL_F_NUMA_BALANCING,
+		      &mask, 8 * sizeof(mask), 0)) {
+		lab_warn("mbind eater: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void populate_budget_eater(void)
+{
+	lab_fault_range(eater.addr, eater.len);
+	atomic_store(&eater_ready, true);
+}
+
+static void *reader(void *arg)
+{
+	unsigned long i;
+
+	(void)arg;
+	while (!atomic_load_explicit(&stop_readers, memory_order_relaxed)) {
+		if (atomic_load_explicit(&pause_readers, memory_order_relaxed)) {
+			usleep(10 * 1000);
+			continue;
+		}
+		for (i = 0; i < nr_vmas; i++)
+			lab_touch(hot[i].addr, hot[i].len);
+		if (atomic_load_explicit(&eater_ready, memory_order_relaxed))
+			lab_touch(eater.addr, eater.len);
+	}
+	return NULL;
+}
+
+/* Stay on the top tier until @top_seqs scan sequences or @top_max_secs. */
+static void top_tier_phase(long seq0)
+{
+	double t0 = lab_now();
+	long seq = seq0;
+
+	while (lab_now() - t0 < top_max_secs) {
+		seq = lab_numa_scan_seq(getpid());
+		if (seq >= 0 && seq - seq0 >= (long)top_seqs)
+			break;
+		usleep(200 * 1000);
+	}
+	note("top-tier phase: %.1f s, scan_seq %ld -> %ld", lab_now() - t0,
+	     seq0, seq);
+}
+
+/*
+ * Populate the eater and move every hot VMA to @node; returns the number
+ * of pages left behind.  The readers pause meanwhile: migrating pages that
+ * 16 threads keep faulting on takes minutes under TCG instead of seconds.
+ */
+static long populate_and_demote(int node)
+{
+	long left;
+
+	atomic_store(&pause_readers, true);
+	sleep(1);	/* let the readers finish their pass */
+	if (eater.len)
+		populate_budget_eater();
+	left = lab_move_regions(hot, nr_vmas, node);
+	atomic_store(&pause_readers, false);
+	return left;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long nr_pages, i;
+	struct lab_probe probe;
+	struct lab_opts o;
+	struct lab_run run;
+	pthread_t *threads;
+	double next_seq_report;
+	long left;
+	int err;
+
+	lab_opts_init(&o, "5", 2, 60, 0);
+	lab_opts_add_knob(&o, "scan_size_mb=16");
+	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:", parse_opt);
+	if (lab_opts_apply(&o))
+		return 1;
+
+	note("%lu VMAs x %lu KiB, %lu threads, eater %lu MiB", nr_vmas, vma_kib,
+	     nr_threads, eater_mib);
+	if (eater_mib && map_budget_eater(LAB_MIB(eater_mib), LAB_SLOW_NODE)) {
+		lab_error(o.scenario, "alloc-eater");
+		return 1;
+	}
+	hot = lab_map_small_vmas(nr_vmas, LAB_KIB(vma_kib), LAB_TOP_NODE);
+	/* Each sampled page stands for a VMA: one page of every k-th VMA. */
+	nr_pages = nr_vmas * (LAB_KIB(vma_kib) / LAB_PAGE_SIZE);
+	if (!hot || lab_probe_init(&probe, hot, nr_vmas,
+				   nr_pages < 512 ? nr_pages : 512)) {
+		lab_error(o.scenario, "alloc");
+		return 1;
+	}
+	if (lab_check_placement(o.scenario, &probe, LAB_TOP_NODE))
+		return 1;
+	note("allocated");
+
+	threads = calloc(nr_threads, sizeof(*threads));
+	for (i = 0; threads && i < nr_threads; i++) {
+		err = pthread_create(&threads[i], NULL, reader, NULL);
+		if (err) {
+			lab_warn("pthread_create: %s", strerror(err));
+			lab_error(o.scenario, "threads");
+			return 1;
+		}
+	}
+	if (!threads) {
+		lab_error(o.scenario, "threads");
+		return 1;
+	}
+
+	if (lab_start_balancing(&o))
+		return 1;
+	top_tier_phase(lab_numa_scan_seq(getpid()));
+
+	/* Demote with balancing off: nothing may move back before t=0. */
+	if (lab_set_mode(0)) {
+		lab_error(o.scenario, "mode");
+		return 1;
+	}
+	left = populate_and_demote(LAB_SLOW_NODE);
+	note("eater populated, hot VMAs demoted, %ld pages left behind", left);
+	if (left < 0 || left > (long)nr_pages / 20) {
+		lab_warn("%ld of %lu pages not demoted", left, nr_pages);
+		lab_error(o.scenario, "demotion-failed");
+		return 1;
+	}
+
+	if (lab_run_begin(&run, &o, "pid-inactive", &probe))
+		return 1;
+	next_seq_report = run.t0;
+	while (lab_run_tick(&run)) {
+		/* A diagnostic, not a result: how fast the passes go. */
+		if (lab_now() >= next_seq_report) {
+			note("t=%.1f scan_seq=%ld", lab_now() - run.t0,
+			     lab_numa_scan_seq(getpid()));
+			next_seq_report += 10;
+		}
+		usleep(100 * 1000);
+	}
+	lab_run_end(&run);
+
+	atomic_store(&stop_readers, true);
+	for (i = 0; i < nr_threads; i++)
+		pthread_join(threads[i], NULL);
+	note("done");
+	return 0;
+}
