@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # export-series.sh TREE SERIESDIR: export the commits of TREE on top of its
 # base into SERIESDIR with git format-patch, and rewrite SERIESDIR/series.
-# The cover letter body comes from SERIESDIR.cover (subject on line 1);
-# without it no cover letter is written (a stable queue has none).
+# The cover letter body comes from SERIESDIR.cover (subject on line 1), its
+# line @LAB_RESULTS@ replaced by SERIESDIR.results (scripts/cover-results.sh);
+# without SERIESDIR.cover no cover letter is written (a stable queue has none).
+# SERIESDIR.conf may set "subject-prefix: PATCH v5".
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -24,13 +26,20 @@ git -C "$tree" format-patch -q --thread=shallow --no-signature --base="$upstream
 if [ -f "$cover" ]; then
 	c=$tmp/0000-cover-letter.patch
 	subject=$(head -n 1 "$cover")
-	awk -v subj="$subject" -v body="$cover" '
+	results=$sdir.results
+	[ -f "$results" ] || results=/dev/null
+	awk -v subj="$subject" -v body="$cover" -v results="$results" '
 		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subj) }
 		/\*\*\* BLURB HERE \*\*\*/ {
 			getline line < body    # skip subject
 			getline line < body    # and the blank line after it
-			while ((getline line < body) > 0)
-				print line
+			while ((getline line < body) > 0) {
+				if (line == "@LAB_RESULTS@")
+					while ((getline r < results) > 0)
+						print r
+				else
+					print line
+			}
 			next
 		}
 		{ print }' "$c" >"$c.new"
