@@ -45,8 +45,11 @@ if [ -f "$cover" ]; then
 		{ print }' "$c" >"$c.new"
 	mv "$c.new" "$c"
 fi
-ls "$tmp" | grep -v '^0000-' >"$tmp/series"
+list=$(cd "$tmp" && ls -- *.patch | grep -v '^0000-')
+printf '%s\n' "$list" >"$tmp/series"
 mkdir -p "$sdir"
 rm -f "$sdir"/*.patch
 cp "$tmp"/* "$sdir"/
+# The tree is what the series now is: record it, so no rebuild follows.
+series_sum "$sdir" >"$(git -C "$tree" rev-parse --absolute-git-dir)/lab-series"
 step "exported $(wc -l <"$tmp/series") patches to $sdir"

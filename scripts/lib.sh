@@ -53,3 +53,15 @@ apt_mirror() {
 	fi
 	apt_uris | grep -E '^[a-z+]+://.*/debian$' | head -n 1
 }
+
+# series_patches SERIESDIR [COUNT]: the patch files SERIESDIR/series lists
+# (its first COUNT), one a line.
+series_patches() {
+	grep -v '^#' "$1/series" | sed '/^$/d' | head -n "${2:-9999}"
+}
+
+# series_sum SERIESDIR [COUNT]: fingerprint of those patches, stored in a
+# tree made from them so that a changed series is noticed.
+series_sum() {
+	(cd "$1" && cat $(series_patches . "${2:-}")) | sha256sum | cut -d' ' -f1
+}

@@ -27,7 +27,8 @@ roundtrip() {
 	[ ! -f "$sdir.cover" ] || cp "$sdir.cover" "$tmp/$sname.cover"
 	[ ! -f "$sdir.conf" ] || cp "$sdir.conf" "$tmp/$sname.conf"
 	"$here/export-series.sh" "$stree" "$tmp/$sname" &&
-		diff -r -I '^index ' -I '^base-commit: ' -I '^Message-I[Dd]: ' -I '^In-Reply-To: ' -I '^References: ' "$sdir" "$tmp/$sname"
+		diff -r -I '^index ' -I '^base-commit: ' -I '^Message-I[Dd]: ' -I '^In-Reply-To: ' -I '^References: ' \
+			-I '^From [0-9a-f]\{40\} ' -I '^Date: ' "$sdir" "$tmp/$sname"
 	rc=$?
 	rm -rf "$tmp"
 	return $rc

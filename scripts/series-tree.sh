@@ -18,9 +18,9 @@ git -C "$base" rev-parse -q --verify "$ref^{commit}" >/dev/null ||
 	die "$base has no commit '$ref'; is it a kernel git tree?"
 
 # Fingerprint of the series, stored in the tree, so a changed series rebuilds it.
-patches=$(grep -v '^#' "$sdir/series" | sed '/^$/d' | head -n "${count:-9999}")
+patches=$(series_patches "$sdir" "$count")
 [ -n "$patches" ] || die "$sdir/series lists no patches"
-sum=$(cd "$sdir" && cat $patches | sha256sum | cut -d' ' -f1)
+sum=$(series_sum "$sdir" "$count")
 if [ -f "$dest/.git" ] && [ "$(cat "$(git -C "$dest" rev-parse --absolute-git-dir)/lab-series" 2>/dev/null)" = "$sum" ]; then
 	exit 0
 fi
