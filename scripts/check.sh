@@ -63,8 +63,41 @@ lab_run() {
 	rc=$?
 	[ $rc -eq 0 ] || [ $rc -eq 3 ]
 }
+# lab_run_scenarios "S..." RESULTS KERNEL...: a run of some scenarios only.
+lab_run_scenarios() (
+	SCENARIOS=$1
+	export SCENARIOS
+	shift
+	lab_run "$@"
+)
 t "lab run completes: $kernels" lab_run "$LAB_CACHE/check-results" $kernels
 verdicts "$LAB_CACHE/check-results/latest/summary.tsv"
+
+# The mm kselftests, built once from the series tree (it has the new
+# promotion test), run on the base and on the series kernel.
+if [ -f "$top/series/mainline/series" ]; then
+	t "mm kselftests: nothing that passes on 7.3.4-base fails on 7.3.4-series" \
+		"$here/kselftest-run.sh" "$LAB_CACHE/check-results/latest" "$LAB_CACHE/trees/7.3.4-series" 7.3.4-base 7.3.4-series
+	ksft_result() {
+		awk -v k="$1" -v t="$2" -v want="$3" '
+			/^@@ kselftest / && index($0, " name=" t " ") { r = $0; sub(/.* result=/, "", r); sub(/ .*/, "", r) }
+			END { print k ": " t " " r; exit r != want }' "$LAB_CACHE/check-results/latest/kselftest-$1.console"
+	}
+	t "kselftest numa_tiering_promotion fails on 7.3.4-base (the bug)" ksft_result 7.3.4-base numa_tiering_promotion fail
+	t "kselftest numa_tiering_promotion passes on 7.3.4-series" ksft_result 7.3.4-series numa_tiering_promotion pass
+fi
+
+# check-full: the bisection points of the mainline series in the lab. 1-5
+# is the backport set and must do all the series does; 1-3 must not break
+# what the base promoted and must already fix 1, 3 and 4.
+if [ -n "${CHECK_FULL:-}" ] && [ -f "$top/series/mainline/series" ]; then
+	t "lab run completes: 7.3.4-p5 (bisection point)" \
+		lab_run_scenarios "0 1 2 3 4 5" "$LAB_CACHE/check-results-p5" 7.3.4-base 7.3.4-p5
+	verdicts "$LAB_CACHE/check-results-p5/latest/summary.tsv"
+	t "lab run completes: 7.3.4-p3 (bisection point)" \
+		lab_run_scenarios "0 1 2 3 4" "$LAB_CACHE/check-results-p3" 7.3.4-base 7.3.4-p3
+	verdicts "$LAB_CACHE/check-results-p3/latest/summary.tsv"
+fi
 
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

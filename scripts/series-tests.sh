@@ -60,7 +60,8 @@ if command -v b4 >/dev/null 2>&1; then
 	t "$sname: b4 am of the mbox gives a series that git am applies" b4_mbox
 fi
 
-for cfg in lab no-numa-balancing no-numa; do
+# The lab config in make check; the other configs in make check-full.
+for cfg in lab ${CHECK_FULL:+no-numa-balancing no-numa}; do
 	t "$sname: every prefix builds the touched objects, config $cfg, no new W=1 warnings" \
 		"$here/build-prefixes.sh" "$stree" "$cfg"
 done

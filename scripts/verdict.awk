@@ -6,6 +6,7 @@
 #   op: ge, le, eq            metric compared with value
 #       within_base_pct       |metric - base's| <= value % of base's (or both 0)
 #       le_base               metric <= base's metric + value
+#       ge_base               metric >= base's metric - value
 # Metrics: the columns of ENDS, *_per_s rates, skip:REASON (bytes of
 # distinct VMAs skipped for REASON in the scenario) and reach:PCT (seconds
 # until the sampled top-tier share first reached PCT %, or 1e9 if never).
@@ -50,6 +51,7 @@ function check(k, s, i,    x, b, ok, bk) {
 	if (b == "NA")
 		return 0
 	if (rop[i] == "le_base") return x + 0 <= b + rval[i]
+	if (rop[i] == "ge_base") return x + 0 >= b - rval[i]
 	if (rop[i] == "within_base_pct") {
 		if (b + 0 == 0)
 			return x + 0 == 0
