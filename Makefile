@@ -12,7 +12,7 @@ export SCENARIOS
 # The Debian packages the lab needs (make deps installs them as root).
 DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
 	xz-utils gzip ccache git qemu-system-x86 busybox-static gnuplot-nox \
-	sparse gcc-aarch64-linux-gnu b4 file rsync
+	sparse gcc-aarch64-linux-gnu b4 file libnuma-dev python3-ply python3-git shellcheck
 
 # series directory -> kernel base and the lab kernels built from them.
 base_of = $(if $(filter queue-6.12,$(1)),6.12.118,7.3.4)

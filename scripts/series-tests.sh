@@ -16,7 +16,7 @@ t "$sname: applies with git am on $sbase" "$here/series-tree.sh" "$sdir" "$btree
 
 for p in $(cat "$sdir/series"); do
 	t "$sname: checkpatch --strict $p: 0 errors, 0 warnings" \
-		sh -c 'perl "$1/scripts/checkpatch.pl" --strict --no-signoff "$2" | tee /dev/stderr | grep -q "total: 0 errors, 0 warnings,"' \
+		sh -c 'PATH=/usr/bin:$PATH perl "$1/scripts/checkpatch.pl" --strict "$2" | tee /dev/stderr | grep -q "total: 0 errors, 0 warnings,"' \
 		- "$btree" "$sdir/$p"
 done
 
