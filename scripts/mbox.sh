@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# mbox.sh SERIESDIR OUT: one mbox of the cover letter and patches of
-# SERIESDIR, in series order, that git am and b4 am apply.
+# mbox.sh SERIESDIR OUT: one mbox of the patches of SERIESDIR, in series
+# order, that plain git am and b4 am apply.  The cover letter stays out:
+# git am stops at a message without a diff.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -10,9 +11,16 @@ sdir=${1:?usage: mbox.sh SERIESDIR OUT}
 out=${2:?usage: mbox.sh SERIESDIR OUT}
 [ -f "$sdir/series" ] || die "$sdir/series: no series file"
 mkdir -p "$(dirname "$out")"
+# Headers are unfolded (a long From: is folded by format-patch), which b4's
+# mail parser does not take back.
 {
-	[ ! -f "$sdir/0000-cover-letter.patch" ] || cat "$sdir/0000-cover-letter.patch"
 	while read -r p; do cat "$sdir/$p"; done <"$sdir/series"
-} >"$out.tmp"
+} | awk '
+	/^From [0-9a-f]+ / { hdr = 1 }
+	hdr && /^$/ { hdr = 0 }
+	hdr && /^[ \t]/ && n { held = held " " substr($0, match($0, /[^ \t]/)); next }
+	hdr { if (n) print held; held = $0; n = 1; next }
+	{ if (n) print held; n = 0; print }
+	END { if (n) print held }' >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "$out"

@@ -14,11 +14,23 @@ t "$sname: base $sbase downloaded, verified and in git" "$here/base-tree.sh" "$s
 btree=$("$here/base-tree.sh" "$sbase" 2>/dev/null)
 t "$sname: applies with git am on $sbase" "$here/series-tree.sh" "$sdir" "$btree" HEAD "$stree"
 
+# The base is a one-commit import without history, so checkpatch cannot
+# look up the upstream commits that Fixes: tags name (UNKNOWN_COMMIT_ID); the
+# next test checks those tags instead.
 for p in $(cat "$sdir/series"); do
 	t "$sname: checkpatch --strict $p: 0 errors, 0 warnings" \
-		sh -c 'PATH=/usr/bin:$PATH perl "$1/scripts/checkpatch.pl" --strict "$2" | tee /dev/stderr | grep -q "total: 0 errors, 0 warnings,"' \
-		- "$btree" "$sdir/$p"
+		sh -c 'PATH=/usr/bin:$PATH perl "$1/scripts/checkpatch.pl" --strict --ignore UNKNOWN_COMMIT_ID "$2" |
+			tee /dev/stderr | grep -q "total: 0 errors, 0 warnings,"' - "$btree" "$sdir/$p"
 done
+
+# Fixes: tags in the kernel's format, naming the commits of the brief.
+fixes_tags() {
+	grep -h '^Fixes: ' "$sdir"/*.patch | sort | uniq -c
+	! grep -h '^Fixes: ' "$sdir"/*.patch | grep -Ev '^Fixes: [0-9a-f]{12} \("[^"]+"\)$' &&
+		grep -q '^Fixes: c574bbe91703 ("NUMA balancing: optimize page placement for memory tiering system")$' "$sdir"/0003-*.patch &&
+		grep -q '^Fixes: fc137c0ddab2 ("sched/numa: enhance vma scanning logic")$' "$sdir"/0004-*.patch
+}
+t "$sname: Fixes: tags in the kernel's format, on 3 and 4 as the brief says" fixes_tags
 
 # The committed patches are exactly what the tree exports (never hand-edited).
 roundtrip() {
@@ -51,6 +63,7 @@ if command -v b4 >/dev/null 2>&1; then
 	b4_mbox() {
 		d=$(mktemp -d)
 		"$here/mbox.sh" "$sdir" "$d/in.mbox" >/dev/null &&
+			mkdir -p "$d/out" &&
 			(cd "$d" && b4 --offline-mode am -m in.mbox -o out -n series 2>&1) &&
 			mbox_applies "$d/out/series.mbx"
 		rc=$?
@@ -61,7 +74,7 @@ if command -v b4 >/dev/null 2>&1; then
 fi
 
 # The lab config in make check; the other configs in make check-full.
-for cfg in lab ${CHECK_FULL:+no-numa-balancing no-numa}; do
+[ -n "${build_prefixes_skip:-}" ] || for cfg in lab ${CHECK_FULL:+no-numa-balancing no-numa}; do
 	t "$sname: every prefix builds the touched objects, config $cfg, no new W=1 warnings" \
 		"$here/build-prefixes.sh" "$stree" "$cfg"
 done
