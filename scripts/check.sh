@@ -50,6 +50,8 @@ echo "TAP version 13"
 t "guest programs build -Wall -Wextra -Werror and skipstat parses a sample trace" \
 	make -C "$top/lab/guest" O="$LAB_CACHE/guest/bin" all test
 
+. "$here/bad-input-tests.sh"
+
 for sdir in "$top"/series/mainline "$top"/series/queue-6.12; do
 	[ -f "$sdir/series" ] || continue
 	. "$here/series-tests.sh"
