@@ -17,7 +17,7 @@ frag=
 base=$(cat "$(git -C "$tree" rev-parse --absolute-git-dir)/lab-base") ||
 	die "$tree: not made by series-tree.sh"
 commits=$(git -C "$tree" rev-list --reverse "$base..HEAD")
-objs=$(git -C "$tree" diff --name-only "$base" HEAD -- '*.c' | sed 's/\.c$/.o/')
+objs=$(git -C "$tree" diff --name-only "$base" HEAD -- '*.c' ':(exclude)tools/' | sed 's/\.c$/.o/')
 
 name=$(basename "$tree")
 wt=$LAB_CACHE/trees/.prefix-$name
@@ -47,19 +47,20 @@ for c in "$base" $commits; do
 	for o in $want; do rm -f "$out/$o"; done
 	LAB_LOOSE_CONFIG=1 LAB_TARGETS="prepare" "$here/build-kernel.sh" "$wt" "$out" $frag >/dev/null 2>&1 ||
 		die "configuring $cfg at $label failed; see $out/build.log"
+	log=$out/objects.$i.log
+	# shellcheck disable=SC2086
+	make -C "$wt" O="$out" CC="ccache gcc" W=1 -k -j"${JOBS:-$(nproc)}" $want >"$log" 2>&1
 	built=
 	for o in $want; do
-		if make -C "$wt" O="$out" CC="ccache gcc" W=1 "$o" >"$out/$(echo "$o" | tr / _).log" 2>&1; then
+		if [ -f "$out/$o" ]; then
 			built="$built $o"
-		elif grep -q 'No rule to make target' "$out/$(echo "$o" | tr / _).log"; then
-			:
-		else
-			cat "$out/$(echo "$o" | tr / _).log" >&2
+		elif ! grep -q "No rule to make target '$o'" "$log"; then
+			grep -E 'error' "$log" | head -n 20
 			printf 'FAIL %s: %s does not build\n' "$label" "$o"
 			status=1
 		fi
 	done
-	cat "$out"/*.o.log 2>/dev/null | warnings /dev/stdin >"$out/warnings.$i"
+	warnings "$log" >"$out/warnings.$i"
 	if [ $i -gt 0 ]; then
 		new=$(comm -13 "$out/warnings.0" "$out/warnings.$i")
 		if [ -n "$new" ]; then
@@ -68,7 +69,6 @@ for c in "$base" $commits; do
 		fi
 	fi
 	printf '%s %s: built%s\n' "$([ $status -eq 0 ] && echo ok || echo FAIL)" "$label" "$built"
-	rm -f "$out"/*.o.log
 	i=$((i + 1))
 done
 exit $status

@@ -13,6 +13,7 @@ rm -rf "$logs"
 mkdir -p "$logs"
 passed=0
 failed=0
+known=0
 n=0
 
 # t DESCRIPTION COMMAND...: run one test, its output into a log.
@@ -23,7 +24,15 @@ t() {
 	log=$logs/$n.log
 	start=$(date +%s)
 	printf '# %s ...\n' "$desc"
-	if "$@" >"$log" 2>&1; then
+	if [ -n "${todo:-}" ] && ! "$@" >"$log" 2>&1; then
+		# A known problem, kept visible: TAP's TODO, not counted as failed.
+		known=$((known + 1))
+		printf 'not ok %d - %s # TODO %s\n' "$n" "$desc" "$todo"
+		tail -n 3 "$log" | sed 's/^/#   /'
+	elif [ -n "${todo:-}" ]; then
+		passed=$((passed + 1))
+		printf 'ok %d - %s # TODO %s (now passes)\n' "$n" "$desc" "$todo"
+	elif "$@" >"$log" 2>&1; then
 		passed=$((passed + 1))
 		printf 'ok %d - %s (%ss)\n' "$n" "$desc" "$(( $(date +%s) - start ))"
 	else
@@ -38,12 +47,14 @@ t() {
 verdicts() {
 	[ -s "$1" ] || { t "lab results exist ($1)" false; return; }
 	tab=$(printf '\t')
-	while IFS=$tab read -r k kind s name mode top t90 pte flt prom skipped checks fails verdict; do
+	while IFS=$tab read -r k _kind s name mode top_pct t90 pte flt _prom skipped checks fails verdict todo; do
 		[ "$k" = kernel ] && continue
+		[ "$todo" = - ] && todo=
 		t "lab: $k scenario $s ($name, mode $mode): $checks" \
 			sh -c 'printf "top_pct=%s t90=%s pte/s=%s faults/s=%s skipped=%s\nfailed: %s\n" "$1" "$2" "$3" "$4" "$5" "$6"; [ "$7" = pass ]' \
-			- "$top" "$t90" "$pte" "$flt" "$skipped" "$fails" "$verdict"
+			- "$top_pct" "$t90" "$pte" "$flt" "$skipped" "$fails" "$verdict"
 	done <"$1"
+	todo=
 }
 
 echo "TAP version 13"
@@ -101,5 +112,6 @@ if [ -n "${CHECK_FULL:-}" ] && [ -f "$top/series/mainline/series" ]; then
 	verdicts "$LAB_CACHE/check-results-p3/latest/summary.tsv"
 fi
 
+[ "$known" -eq 0 ] || printf '# %d known problems (TODO above), not counted as failed\n' "$known"
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

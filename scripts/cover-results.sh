@@ -18,7 +18,7 @@ $1 == b || $1 == s {
 END {
 	printf "Two-tier QEMU guest (node 1 CPU-less, lower tier via ACPI HMAT),\n"
 	printf "top-tier share of the hot set at the end of the run, time to 90%%,\n"
-	printf "PTE updates/s; %s vs %s in one run (make demo):\n\n", b, s
+	printf "PTE updates/s; %s vs %s in one run (make check):\n\n", b, s
 	printf "  %-5s %-14s %4s | %7s %6s %8s | %7s %6s %8s\n", "scn", "workload", "mode", "base", "t90", "pte/s", "series", "t90", "pte/s"
 	for (i = 1; i <= n; i++) {
 		c = order[i]
