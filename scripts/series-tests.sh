@@ -38,6 +38,7 @@ roundtrip() {
 	cp -r "$sdir" "$tmp/$sname"
 	[ ! -f "$sdir.cover" ] || cp "$sdir.cover" "$tmp/$sname.cover"
 	[ ! -f "$sdir.conf" ] || cp "$sdir.conf" "$tmp/$sname.conf"
+	[ ! -f "$sdir.results" ] || cp "$sdir.results" "$tmp/$sname.results"
 	"$here/export-series.sh" "$stree" "$tmp/$sname" &&
 		diff -r -I '^index ' -I '^base-commit: ' -I '^Message-I[Dd]: ' -I '^In-Reply-To: ' -I '^References: ' \
 			-I '^From [0-9a-f]\{40\} ' -I '^Date: ' "$sdir" "$tmp/$sname"
@@ -74,7 +75,7 @@ if command -v b4 >/dev/null 2>&1; then
 fi
 
 # The lab config in make check; the other configs in make check-full.
-[ -n "${build_prefixes_skip:-}" ] || for cfg in lab ${CHECK_FULL:+no-numa-balancing no-numa}; do
+for cfg in lab ${CHECK_FULL:+no-numa-balancing no-numa}; do
 	t "$sname: every prefix builds the touched objects, config $cfg, no new W=1 warnings" \
 		"$here/build-prefixes.sh" "$stree" "$cfg"
 done
