@@ -802,3 +802,38 @@ int lab_stop_child(pid_t pid)
 		;
 	return status;
 }
+
+int lab_run_hot_region(const struct lab_opts *o, const char *name,
+		       const struct lab_region *hot, unsigned long nr_procs)
+{
+	pid_t children[LAB_MAX_PROCS];
+	struct lab_probe probe;
+	struct lab_run run;
+	unsigned long i;
+
+	if (!hot->addr || lab_probe_init(&probe, hot, 1, 1024)) {
+		lab_error(o->scenario, "alloc");
+		return 1;
+	}
+	if (lab_check_placement(o->scenario, &probe, LAB_SLOW_NODE))
+		return 1;
+
+	/* The children read until stopped; the deadline is only a backstop. */
+	for (i = 1; i < nr_procs; i++) {
+		children[i] = lab_spawn_toucher(hot, 1, lab_now() + o->secs + 60);
+		if (children[i] < 0) {
+			lab_error(o->scenario, "fork");
+			return 1;
+		}
+	}
+
+	if (lab_run_begin(&run, o, name, &probe))
+		return 1;
+	while (lab_run_tick(&run))
+		lab_touch(hot->addr, hot->len);
+	lab_run_end(&run);
+
+	for (i = 1; i < nr_procs; i++)
+		lab_stop_child(children[i]);
+	return 0;
+}

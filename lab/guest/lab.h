@@ -272,4 +272,14 @@ pid_t lab_spawn_toucher(const struct lab_region *regions,
 /* SIGTERM and reap a child; returns its wait status. */
 int lab_stop_child(pid_t pid);
 
+#define LAB_MAX_PROCS	16
+
+/*
+ * The measured run of scenarios 0-3: @hot, already allocated on the slow
+ * node, is read in a loop by this process and @nr_procs - 1 forked
+ * readers for the whole run.  Returns the exit status for main().
+ */
+int lab_run_hot_region(const struct lab_opts *o, const char *name,
+		       const struct lab_region *hot, unsigned long nr_procs);
+
 #endif /* LAB_H */

@@ -13,9 +13,7 @@ static const char usage[] =
 int main(int argc, char **argv)
 {
 	struct lab_region hot;
-	struct lab_probe probe;
 	struct lab_opts o;
-	struct lab_run run;
 
 	lab_opts_init(&o, "0", 2, 20, 64);
 	lab_parse_args(&o, argc, argv, usage, NULL, NULL);
@@ -24,17 +22,5 @@ int main(int argc, char **argv)
 
 	hot.len = o.size;
 	hot.addr = lab_alloc_on_node(hot.len, LAB_SLOW_NODE);
-	if (!hot.addr || lab_probe_init(&probe, &hot, 1, 1024)) {
-		lab_error(o.scenario, "alloc");
-		return 1;
-	}
-	if (lab_check_placement(o.scenario, &probe, LAB_SLOW_NODE))
-		return 1;
-
-	if (lab_run_begin(&run, &o, "private", &probe))
-		return 1;
-	while (lab_run_tick(&run))
-		lab_touch(hot.addr, hot.len);
-	lab_run_end(&run);
-	return 0;
+	return lab_run_hot_region(&o, "private", &hot, 1);
 }

@@ -13,7 +13,6 @@
 
 #include "lab.h"
 
-#define MAX_PROCS	16
 
 static const char usage[] =
 	"Scenario 2: a memfd on the slow node mapped MAP_SHARED by NPROC\n"
@@ -26,7 +25,7 @@ static unsigned long nr_procs = 2;
 static int parse_opt(int opt, const char *arg)
 {
 	if (opt == 'p')
-		return lab_parse_ulong(arg, 1, MAX_PROCS, &nr_procs);
+		return lab_parse_ulong(arg, 1, LAB_MAX_PROCS, &nr_procs);
 	return -1;
 }
 
@@ -58,12 +57,8 @@ static void *map_memfd_on_node(size_t len, int node)
 
 int main(int argc, char **argv)
 {
-	pid_t children[MAX_PROCS];
 	struct lab_region hot;
-	struct lab_probe probe;
 	struct lab_opts o;
-	struct lab_run run;
-	unsigned long i;
 
 	lab_opts_init(&o, "2", 2, 20, 64);
 	lab_parse_args(&o, argc, argv, usage, "p:", parse_opt);
@@ -72,28 +67,5 @@ int main(int argc, char **argv)
 
 	hot.len = o.size;
 	hot.addr = map_memfd_on_node(hot.len, LAB_SLOW_NODE);
-	if (!hot.addr || lab_probe_init(&probe, &hot, 1, 1024)) {
-		lab_error(o.scenario, "alloc");
-		return 1;
-	}
-	if (lab_check_placement(o.scenario, &probe, LAB_SLOW_NODE))
-		return 1;
-
-	for (i = 1; i < nr_procs; i++) {
-		children[i] = lab_spawn_toucher(&hot, 1, lab_now() + o.secs + 60);
-		if (children[i] < 0) {
-			lab_error(o.scenario, "fork");
-			return 1;
-		}
-	}
-
-	if (lab_run_begin(&run, &o, "shmem", &probe))
-		return 1;
-	while (lab_run_tick(&run))
-		lab_touch(hot.addr, hot.len);
-	lab_run_end(&run);
-
-	for (i = 1; i < nr_procs; i++)
-		lab_stop_child(children[i]);
-	return 0;
+	return lab_run_hot_region(&o, "shmem", &hot, nr_procs);
 }

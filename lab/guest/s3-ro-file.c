@@ -13,7 +13,6 @@
 
 #include "lab.h"
 
-#define MAX_PROCS	16
 
 static const char usage[] =
 	"Scenario 3: a file on the slow node mapped PROT_READ MAP_SHARED,\n"
@@ -32,20 +31,16 @@ static int parse_opt(int opt, const char *arg)
 		dir = arg;
 		return 0;
 	case 'p':
-		return lab_parse_ulong(arg, 1, MAX_PROCS, &nr_procs);
+		return lab_parse_ulong(arg, 1, LAB_MAX_PROCS, &nr_procs);
 	}
 	return -1;
 }
 
 int main(int argc, char **argv)
 {
-	pid_t children[MAX_PROCS];
 	struct lab_region hot;
-	struct lab_probe probe;
 	struct lab_opts o;
-	struct lab_run run;
 	char path[256];
-	unsigned long i;
 
 	lab_opts_init(&o, "3", 2, 20, 64);
 	lab_parse_args(&o, argc, argv, usage, "d:p:", parse_opt);
@@ -56,28 +51,5 @@ int main(int argc, char **argv)
 	hot.len = o.size;
 	hot.addr = lab_map_file_on_node(path, hot.len, LAB_SLOW_NODE, PROT_READ,
 					MAP_SHARED);
-	if (!hot.addr || lab_probe_init(&probe, &hot, 1, 1024)) {
-		lab_error(o.scenario, "alloc");
-		return 1;
-	}
-	if (lab_check_placement(o.scenario, &probe, LAB_SLOW_NODE))
-		return 1;
-
-	for (i = 1; i < nr_procs; i++) {
-		children[i] = lab_spawn_toucher(&hot, 1, lab_now() + o.secs + 60);
-		if (children[i] < 0) {
-			lab_error(o.scenario, "fork");
-			return 1;
-		}
-	}
-
-	if (lab_run_begin(&run, &o, "ro-file", &probe))
-		return 1;
-	while (lab_run_tick(&run))
-		lab_touch(hot.addr, hot.len);
-	lab_run_end(&run);
-
-	for (i = 1; i < nr_procs; i++)
-		lab_stop_child(children[i]);
-	return 0;
+	return lab_run_hot_region(&o, "ro-file", &hot, nr_procs);
 }
