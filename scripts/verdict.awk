@@ -10,7 +10,7 @@
 #       le_base               metric <= base's metric + value
 #       ge_base               metric >= base's metric - value
 # Metrics: the columns of ENDS, *_per_s rates, skip:REASON (bytes of
-# distinct VMAs skipped for REASON in the scenario) and reach:PCT (seconds
+# distinct VMAs of the scenario's processes skipped for REASON) and reach:PCT (seconds
 # until the sampled top-tier share first reached PCT %, or 1e9 if never).
 # A series row's "base" is the row of the same scenario on "<version>-base".
 
@@ -89,6 +89,10 @@ FILENAME == ARGV[2] {
 
 FILENAME == ARGV[3] {
 	# kernel kind scenario comm pid reason events vmas bytes
+	# skipstat itself is a task NUMA balancing scans: whether it lives
+	# long enough in a scenario to be scanned is timing, not the workload.
+	if ($4 == "skipstat")
+		next
 	skip[$1, $3, $6] += $9
 	next
 }
