@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# debug-run.sh KERNEL RESULTS [KERNEL_ARGS...]: build lab kernel KERNEL
+# (scripts/kernels.tsv) with kconfig/debug.config (DEBUG_VM, lockdep,
+# KASAN) on top of lab.config, boot it in the two-tier guest with
+# lab/debug/init.sh as /init (scenarios 1-5 and the concurrent stress under
+# numa_balancing=2, then =3), write its console to
+# RESULTS/debug-KERNEL.console and check it.
+#
+# Exit status 0 only when the console holds no kernel report
+# (lab/debug/reports.awk: WARN, BUG, lockdep, KASAN, ...), the guest
+# reached "@@ done" with a lower memory tier, printed no "@@ error" line,
+# a "@@ stress" line for both modes and lockdep was still on at the end.
+# Otherwise 1, with the first report's lines or what is missing.
+#
+# KERNEL_ARGS go to the guest: lab.stress_secs=N (default 300 per mode),
+# lab.secs=N (each scenario, default 10), lab.inject=warn (a deliberate
+# WARN through LKDTM: the run must fail).  $LAB_GUEST_TIMEOUT overrides
+# the guest's time limit.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+usage="usage: debug-run.sh KERNEL RESULTS [KERNEL_ARGS...]"
+kernel=${1:?$usage}
+results=${2:?$usage}
+shift 2
+awk -F'\t' -v n="$kernel" '$1 == n { f = 1 } END { exit !f }' "$here/kernels.tsv" ||
+	die "unknown kernel '$kernel' (known: $(awk -F'\t' '!/^#/{printf "%s ", $1}' "$here/kernels.tsv"))"
+modes="2 3"
+
+# The guest's time limit: boot and ten short scenarios take about
+# 15 minutes under TCG with KASAN, the stress its time per mode, with
+# half as much again for a slow host.
+stress_secs=300
+for arg in "$@"; do
+	case $arg in
+	lab.stress_secs=*) stress_secs=${arg#*=} ;;
+	esac
+done
+case $stress_secs in
+'' | *[!0-9]*) die "lab.stress_secs=$stress_secs is not a number of seconds" ;;
+esac
+timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs))}
+
+guest=$LAB_CACHE/debug-guest
+step "building the guest programs"
+make -s -C "$here/../lab/guest" O="$guest/bin" >&2 || die "building lab/guest failed"
+"$here/mkinitramfs.sh" "$guest/initrd.gz" "$guest/bin" "$here/../lab/debug/init.sh"
+
+bz=$(LAB_BUILD_SUFFIX=-debug "$here/kernel.sh" "$kernel" "$here/../kconfig/debug.config") ||
+	die "building the debug kernel $kernel failed"
+
+mkdir -p "$results"
+console=$results/debug-$kernel.console
+start=$(date +%s)
+# loglevel=7: WARN and lockdep print at KERN_WARNING, which run-guest.sh's
+# loglevel=4 keeps off the console.
+guest_ok=yes
+LAB_GUEST_TIMEOUT=$timeout "$here/run-guest.sh" "$bz" "$guest/initrd.gz" "$console" \
+	loglevel=7 "$@" || guest_ok=no
+step "guest ran $(( $(date +%s) - start )) s; checking $console"
+grep '^@@ stress ' "$console" | sed 's/^/  /' >&2 || true
+
+# Kernel reports first: a panic that stopped the guest is explained by them.
+if ! reports=$(awk -f "$here/../lab/debug/reports.awk" "$console"); then
+	printf '%s\n' "$reports" >&2
+	die "$kernel: kernel reports in the guest console ($console)"
+fi
+[ "$guest_ok" = yes ] || die "$kernel: the guest did not finish (see above and $console)"
+grep -q 'KernelAddressSanitizer initialized' "$console" ||
+	die "$kernel: no KASAN in the guest kernel, or its messages are not on the console ($console)"
+grep -q '^@@ boot .* lower_tier=yes' "$console" ||
+	die "$kernel: the guest has no lower memory tier; nothing ran ($console)"
+if grep -q '^@@ error ' "$console"; then
+	grep '^@@ error ' "$console" | sed 's/^/  /' >&2
+	die "$kernel: the guest reported errors (above; $console)"
+fi
+for m in $modes; do
+	grep -q "^@@ stress mode=$m " "$console" ||
+		die "$kernel: no '@@ stress' line for numa_balancing=$m ($console)"
+	grep -q "^@@ debug mode=$m debug_locks=1\$" "$console" ||
+		die "$kernel: lockdep was off after numa_balancing=$m: $(sed -n "s/^@@ debug mode=$m //p" "$console") ($console)"
+done
+step "$kernel: no kernel reports, both modes ran ($console)"
