@@ -113,6 +113,25 @@ if [ -n "${CHECK_FULL:-}" ] && [ -f "$top/series/mainline/series" ]; then
 	verdicts "$LAB_CACHE/check-results-p3/latest/summary.tsv"
 fi
 
+# check-full: the stable queue in the lab, 6.12.118 base vs queue.
+if [ -n "${CHECK_FULL:-}" ] && [ -f "$top/series/queue-6.12/series" ]; then
+	t "lab run completes: 6.12.118-base 6.12.118-queue" \
+		lab_run "$LAB_CACHE/check-results-6.12" 6.12.118-base 6.12.118-queue
+	verdicts "$LAB_CACHE/check-results-6.12/latest/summary.tsv"
+fi
+
+# check-full: debug kernels (DEBUG_VM, lockdep, KASAN) under stress in
+# modes 2 and 3, and the same check shown to catch a deliberate WARN.
+if [ -n "${CHECK_FULL:-}" ]; then
+	t "debug kernel 7.3.4-series: scenarios 1-5 and stress in modes 2 and 3, no kernel report" \
+		"$here/debug-run.sh" 7.3.4-series "$LAB_CACHE/check-results-debug"
+	t "debug kernel check fails on an injected WARN (LKDTM)" \
+		sh -c 'out=$("$1" 7.3.4-series "$2" lab.inject=warn lab.stress_secs=10 lab.secs=5 2>&1)
+			rc=$?; printf "%s\n" "$out"
+			[ $rc -ne 0 ] && printf "%s\n" "$out" | grep -q "WARNING:.*lkdtm"' \
+		- "$here/debug-run.sh" "$LAB_CACHE/check-results-debug-inject"
+fi
+
 [ "$known" -eq 0 ] || printf '# %d known problems (TODO above), not counted as failed\n' "$known"
 printf '%d passed, %d failed\n' "$passed" "$failed"
 [ "$failed" -eq 0 ]

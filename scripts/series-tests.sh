@@ -75,7 +75,7 @@ if command -v b4 >/dev/null 2>&1; then
 fi
 
 # The lab config in make check; the other configs in make check-full.
-for cfg in lab ${CHECK_FULL:+no-numa-balancing no-numa}; do
+for cfg in lab ${CHECK_FULL:+no-numa-balancing no-numa no-thp}; do
 	t "$sname: every prefix builds the touched objects, config $cfg, no new W=1 warnings" \
 		"$here/build-prefixes.sh" "$stree" "$cfg"
 done
