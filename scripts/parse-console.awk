@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # parse-console.awk -v kernel=NAME -v kind=base|series -v dir=OUTDIR CONSOLE
 # Turns the guest's "@@ " lines into tab-separated rows appended to
-# OUTDIR/samples.tsv, OUTDIR/ends.tsv, OUTDIR/skips.tsv and OUTDIR/errors.tsv.
+# OUTDIR/samples.tsv, OUTDIR/ends.tsv, OUTDIR/skips.tsv and OUTDIR/errors.tsv,
+# and OUTDIR/cpu.tsv for the "@@ cpu" lines of damon-run (lab.cpu=1,
+# lab.damon=1; a normal run has none and gets no cpu.tsv).
 # Everything else on the console is prose and ignored.
 
 function kv(    i, n, f, k) {
@@ -24,6 +26,7 @@ BEGIN {
 	ends = dir "/ends.tsv"
 	skips = dir "/skips.tsv"
 	errors = dir "/errors.tsv"
+	cpu = dir "/cpu.tsv"
 	nend = split("name mode secs top_pct t90 pte_updates huge_pte_updates hint_faults hint_faults_local pages_migrated pgpromote_success pgpromote_candidate pgdemote", endkeys, " ")
 }
 
@@ -65,6 +68,10 @@ tag == "end" {
 	for (i = 1; i <= nend; i++)
 		row = row OFS get(endkeys[i])
 	print row >> ends
+}
+
+tag == "cpu" {
+	print kernel, kind, get("scenario"), get("mech"), get("secs"), get("user_ms"), get("sys_ms"), get("kdamond_ms"), get("promoted_bytes"), get("demoted_bytes") >> cpu
 }
 
 tag == "error" {

@@ -12,6 +12,13 @@
 #   lab.scenarios=0,1,5   scenarios to run, in this order (default 0-8)
 #   lab.secs=N            measured duration of every workload (override)
 #   lab.trace=0           no sched_skip_vma_numa tracing (no "@@ skip")
+#   lab.cpu=1             run every workload under damon-run: "@@ cpu" lines
+#                         with the CPU time of the workload's processes
+#   lab.damon=1           DAMON as the tiering mechanism: every workload
+#                         under damon-run -D, with NUMA balancing off (-m 0)
+#   lab.scale=64x8,...    after the scenarios, scenario 5 with NVMASxNTHREADS
+#                         hot VMAs and reader threads, as scenario "5-NxT"
+#   lab.scale_secs=N      measured duration of each lab.scale point (60)
 
 PATH=/lab/bin:/bin:/sbin
 export PATH
@@ -22,6 +29,10 @@ SKIP_EVENT=$TRACEFS/events/sched/sched_skip_vma_numa
 SCENARIOS="0 1 2 3 4 5 6 7 8"
 SECS=
 TRACE=1
+CPU=0
+DAMON=0
+SCALE=
+SCALE_SECS=60
 
 mount_filesystems() {
 	mount -t proc proc /proc
@@ -77,6 +88,10 @@ parse_cmdline() {
 		lab.scenarios=*) SCENARIOS=$(echo "${arg#*=}" | tr , ' ') ;;
 		lab.secs=*) SECS=${arg#*=} ;;
 		lab.trace=*) TRACE=${arg#*=} ;;
+		lab.cpu=*) CPU=${arg#*=} ;;
+		lab.damon=*) DAMON=${arg#*=} ;;
+		lab.scale=*) SCALE=$(echo "${arg#*=}" | tr , ' ') ;;
+		lab.scale_secs=*) SCALE_SECS=${arg#*=} ;;
 		esac
 	done
 }
@@ -103,18 +118,26 @@ start_skipstat() {
 }
 
 # run_workload ID PROG [ARGS...]: one measured workload with its skip
-# statistics.  lab.secs overrides the program's duration.
+# statistics.  lab.secs overrides the program's duration; lab.cpu and
+# lab.damon run it under damon-run (lab.damon with NUMA balancing off).
 run_workload() {
-	local id=$1 prog=$2 skipstat_pid= rc
+	local id=$1 prog=$2 skipstat_pid= rc wrap= mode=
 	shift 2
+	if [ "$DAMON" = 1 ]; then
+		wrap="damon-run -D -s $id --"
+		mode="-m 0"
+	elif [ "$CPU" = 1 ]; then
+		wrap="damon-run -s $id --"
+	fi
 
 	if [ "$TRACE" = 1 ]; then
 		start_skipstat "$id"
 		skipstat_pid=$!
 	fi
 
-	echo "# $(date +%T) $prog $*"
-	"$prog" -s "$id" "$@" ${SECS:+-t "$SECS"}
+	echo "# $(date +%T) ${wrap:+$wrap }$prog $*${mode:+ $mode}"
+	# shellcheck disable=SC2086 # $wrap and $mode are words or nothing
+	$wrap "$prog" -s "$id" "$@" ${SECS:+-t "$SECS"} $mode
 	rc=$?
 	[ $rc -eq 0 ] || echo "@@ error scenario=$id msg=exit-status-$rc"
 
@@ -152,6 +175,15 @@ run_scenario() {
 	esac
 }
 
+# Scenario 5 at each NVMASxNTHREADS point of lab.scale.
+run_scale() {
+	local p
+	for p in $SCALE; do
+		run_workload "5-$p" s5-pid-inactive -m 2 -t "$SCALE_SECS" -P 30 \
+			-n "${p%x*}" -T "${p#*x}"
+	done
+}
+
 main() {
 	local s
 	mount_filesystems
@@ -165,6 +197,7 @@ main() {
 		for s in $SCENARIOS; do
 			run_scenario "$s"
 		done
+		run_scale
 	fi
 	echo "@@ done"
 	sync
