@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# damon-report.sh DIR: the DAMON peer's report from a run of damon-demo.sh:
+# DIR/summary.tsv (report.sh) and DIR/cpu.tsv (damon-run's "@@ cpu" lines)
+# into DIR/damon-summary.tsv, one row per kernel x scenario:
+#
+#   kernel kind mech scenario name mode top_pct t90 secs user_ms sys_ms
+#   kdamond_ms floor_sys_ms cost_ms cost_pct promoted_bytes verdict
+#
+# cost_ms is the tiering mechanism's CPU time over the measured run:
+#   damon  kdamond_ms, both kdamonds' utime+stime;
+#   numab  sys_ms - floor_sys_ms: the workload's system time (where NUMA
+#          balancing's scans, hinting faults and promotions are accounted)
+#          less its system time in the DAMON run of the same scenario,
+#          where NUMA balancing was off (its own system calls: the 1 s
+#          move_pages(2) probe, ...).  Tick-sampled: +-10 ms per process.
+# cost_pct is cost_ms as a share of one CPU over the run.  promoted_bytes:
+# damon, what migrate_hot applied; numab, pgpromote_success x 4 KiB.
+# Then DIR/damon.md (headline table, plot) and the table on stdout.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+dir=${1:?usage: damon-report.sh DIR}
+[ -s "$dir/summary.tsv" ] || die "$dir/summary.tsv: no lab summary (run report.sh first)"
+[ -s "$dir/cpu.tsv" ] || die "$dir/cpu.tsv: no CPU accounting; the guests ran without lab.cpu=1 / lab.damon=1"
+
+awk -F'\t' -v OFS='\t' '
+FILENAME == ARGV[1] {
+	# kernel kind scenario mech secs user_ms sys_ms kdamond_ms promoted demoted
+	key = $1 SUBSEP $3
+	mech[key] = $4; secs[key] = $5; user[key] = $6; sys[key] = $7
+	kd[key] = $8; prom[key] = $9
+	if ($4 == "damon")
+		floor[$3] = $7
+	next
+}
+FNR == 1 {
+	print "kernel", "kind", "mech", "scenario", "name", "mode", "top_pct", "t90", "secs", "user_ms", "sys_ms", "kdamond_ms", "floor_sys_ms", "cost_ms", "cost_pct", "promoted_bytes", "verdict"
+	next
+}
+{
+	key = $1 SUBSEP $3
+	if (!(key in mech))
+		next
+	m = mech[key]
+	fl = ($3 in floor) ? floor[$3] : "NA"
+	if (m == "damon")
+		cost = kd[key]
+	else if (fl != "NA" && sys[key] != "NA")
+		cost = sys[key] - fl
+	else
+		cost = "NA"
+	pct = (cost == "NA" || secs[key] + 0 <= 0) ? "NA" : sprintf("%.1f", cost / (secs[key] * 10))
+	pb = (m == "damon") ? prom[key] : ($10 == "NA" ? "NA" : $10 * 4096)
+	print $1, $2, m, $3, $4, $5, $6, $7, secs[key], user[key], sys[key], \
+		(m == "damon" ? kd[key] : "-"), (m == "damon" ? "-" : fl), cost, pct, pb, $14
+}' "$dir/cpu.tsv" "$dir/summary.tsv" >"$dir/damon-summary.tsv"
+
+# One row per scenario, one column group per kernel kind.
+table() {
+	awk -F'\t' -v md="$1" '
+	function t90(x) { return (x == "-1" || x == "NA") ? "never" : x }
+	NR == 1 { next }
+	{
+		if (!($4 in seen)) { order[++n] = $4; seen[$4] = 1 }
+		name[$4] = $5
+		top[$2, $4] = $7; reach[$2, $4] = t90($8)
+		cost[$2, $4] = $14; pct[$2, $4] = $15
+	}
+	END {
+		nk = split("base damon series", kinds, " ")
+		split("base (NUMA bal.)|DAMON|series (NUMA bal.)", label, "|")
+		if (md) {
+			printf "| scn | workload |"
+			for (i = 1; i <= nk; i++)
+				printf " %s top %% | t90 s | CPU ms (%% of a CPU) |", label[i]
+			printf "\n|---|---|"
+			for (i = 1; i <= nk; i++)
+				printf "---:|---:|---:|"
+			printf "\n"
+		} else {
+			printf "scn\tworkload"
+			for (i = 1; i <= nk; i++)
+				printf "\t%s\tt90\tcpu_ms(%%)", kinds[i]
+			printf "\n"
+		}
+		for (j = 1; j <= n; j++) {
+			s = order[j]
+			if (md)
+				printf "| %s | %s |", s, name[s]
+			else
+				printf "%s\t%s", s, name[s]
+			for (i = 1; i <= nk; i++) {
+				k = kinds[i]
+				if (!((k SUBSEP s) in top)) {
+					printf (md ? " - | - | - |" : "\t-\t-\t-")
+					continue
+				}
+				c = cost[k, s] (pct[k, s] == "NA" ? "" : " (" pct[k, s] "%)")
+				if (md)
+					printf " %s | %s | %s |", top[k, s], reach[k, s], c
+				else
+					printf "\t%s\t%s\t%s", top[k, s], reach[k, s], c
+			}
+			printf "\n"
+		}
+	}' "$dir/damon-summary.tsv"
+}
+
+{
+	printf '# DAMON peer: NUMA balancing vs DAMON on the same kernel source\n\n'
+	if [ -s "$dir/versions.txt" ]; then
+		sed 's/^/    /' "$dir/versions.txt"
+		printf '\n'
+	fi
+	cat <<'EOT'
+Scenarios 0-5 (`lab/README.md`) on the same 7.3.4 source: NUMA balancing
+without (base) and with the series, and DAMON with NUMA balancing off.
+Top-tier share of the hot set at the end of the run; seconds until it first
+reached 90 % ("never": not within the run); CPU time of the tiering
+mechanism over the run, in ms and as a share of one CPU: for DAMON the two
+kdamonds' utime+stime, for NUMA balancing the workload's system time less
+that of the same workload with NUMA balancing off (its DAMON run).  Bytes
+promoted and the raw times: `damon-summary.tsv`.
+
+EOT
+	table 1
+	printf '\n![top-tier share over time, one line per kernel](top-tier.png)\n'
+} >"$dir/damon.md"
+
+table "" | column -t -s "$(printf '\t')"
