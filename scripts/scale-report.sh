@@ -1,0 +1,186 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# scale-report.sh DIR: from the "5-NxT" rows of DIR/{ends,skips,cpu,samples}.tsv
+# (scale.sh) write DIR/scale.tsv, one row per kernel x point:
+#
+#   kernel kind nvmas threads secs top_pct t90 reached pte_updates_per_s
+#   hint_faults_per_s pid_inactive_bytes sys_ms
+#
+# (t90: seconds until the sampled top-tier share first reached 90 %, -1 if
+# not within the run; reached: 1 or 0; pid_inactive_bytes: bytes of the
+# scenario's VMAs sched_skip_vma_numa skipped as PID-inactive; sys_ms: the
+# workload's system time over the run), then DIR/scale.md (table),
+# DIR/scale.png (seconds to 90 % against VMAs and VMAs x threads, log-log;
+# a point not reached is drawn at the run's length, marked) and
+# DIR/scale-top-tier.png (top-tier share over time per point).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+dir=${1:?usage: scale-report.sh DIR}
+[ -s "$dir/ends.tsv" ] || die "$dir/ends.tsv: no results to report"
+touch "$dir/skips.tsv" "$dir/cpu.tsv" "$dir/samples.tsv"
+
+awk -F'\t' -v OFS='\t' '
+FILENAME == ARGV[1] {
+	# kernel kind scenario comm pid reason events vmas bytes
+	if ($4 != "skipstat" && $6 == "pid_inactive")
+		pid[$1, $3] += $9
+	next
+}
+FILENAME == ARGV[2] {
+	# kernel kind scenario mech secs user_ms sys_ms ...
+	sys[$1, $3] = $7
+	next
+}
+FNR == 1 && !hdr++ {
+	print "kernel", "kind", "nvmas", "threads", "secs", "top_pct", "t90", "reached", "pte_updates_per_s", "hint_faults_per_s", "pid_inactive_bytes", "sys_ms"
+}
+$3 ~ /^5-[0-9]+x[0-9]+$/ {
+	# kernel kind scenario name mode secs top_pct t90 pte_updates huge hint_faults ...
+	p = substr($3, 3)
+	n = p; sub(/x.*/, "", n)
+	t = p; sub(/.*x/, "", t)
+	reached = ($8 != "-1" && $8 != "NA")
+	print $1, $2, n, t, $6, $7, $8, reached, \
+		($6 + 0 > 0 ? sprintf("%.1f", $9 / $6) : "NA"), ($6 + 0 > 0 ? sprintf("%.1f", $11 / $6) : "NA"), \
+		(($1 SUBSEP $3) in pid ? pid[$1, $3] : 0), (($1 SUBSEP $3) in sys ? sys[$1, $3] : "NA")
+}' "$dir/skips.tsv" "$dir/cpu.tsv" "$dir/ends.tsv" >"$dir/scale.tsv"
+[ "$(wc -l <"$dir/scale.tsv")" -gt 1 ] || die "$dir/ends.tsv has no scenario 5-NxT rows"
+
+# The table: one row per point, base and series side by side.
+table() {
+	sort -t "$(printf '\t')" -k3,3n -k4,4n "$dir/scale.tsv" | awk -F'\t' -v md="$1" '
+	function cell(k, p) {
+		if (!((k SUBSEP p) in t90))
+			return md ? "- | -" : "-\t-"
+		return (reached[k, p] ? t90[k, p] : "> " secs[k, p]) (md ? " | " : "\t") top[k, p]
+	}
+	$1 == "kernel" { next }
+	{
+		p = $3 SUBSEP $4
+		if (!(p in seen)) { order[++n] = p; seen[p] = 1 }
+		t90[$2, p] = $7; reached[$2, p] = $8; secs[$2, p] = sprintf("%.0f", $5); top[$2, p] = $6
+	}
+	END {
+		if (md) {
+			print "| hot VMAs | threads | VMAs x threads | base: s to 90 % | base: top % at end | series: s to 90 % | series: top % at end |"
+			print "|---:|---:|---:|---:|---:|---:|---:|"
+		} else
+			print "vmas\tthreads\tvmas*threads\tbase_t90\tbase_top%\tseries_t90\tseries_top%"
+		for (i = 1; i <= n; i++) {
+			split(order[i], a, SUBSEP)
+			if (md)
+				printf "| %s | %s | %s | %s | %s |\n", a[1], a[2], a[1] * a[2], cell("base", order[i]), cell("series", order[i])
+			else
+				printf "%s\t%s\t%s\t%s\t%s\n", a[1], a[2], a[1] * a[2], cell("base", order[i]), cell("series", order[i])
+		}
+	}'
+}
+
+# Plot data: one file per kernel kind and thread count, by VMA count:
+# nvmas, nvmas*threads, seconds (t90, or the run length if not reached),
+# reached.
+pdir=$dir/scale-plot
+rm -rf "$pdir"
+mkdir -p "$pdir"
+sort -t "$(printf '\t')" -k3,3n "$dir/scale.tsv" | awk -F'\t' -v d="$pdir" '
+$1 == "kernel" { next }
+{
+	y = $8 ? ($7 < 0.5 ? 0.5 : $7) : $5
+	print $3, $3 * $4, y, $8 > (d "/" $2 "-" $4 ".dat")
+}'
+threads=$(awk -F'\t' 'NR > 1 { print $4 }' "$dir/scale.tsv" | sort -un)
+ymax=$(awk -F'\t' 'NR > 1 && $5 > m { m = $5 } END { print (m > 0 ? m * 2 : 100) }' "$dir/scale.tsv")
+
+if command -v gnuplot >/dev/null 2>&1; then
+	{
+		printf 'set terminal pngcairo size 1400,640 font ",10"\n'
+		printf 'set output "%s"\n' "$dir/scale.png"
+		printf 'set multiplot layout 1,2 title "Scenario 5: seconds until 90 %% of the hot set is on the top tier (log-log)"\n'
+		printf 'set logscale xy\nset grid\nset key outside bottom center horizontal maxrows 4\n'
+		printf 'set yrange [0.4:%s]\nset ylabel "seconds to 90 %% top tier"\n' "$ymax"
+		for panel in 1 2; do
+			if [ $panel = 1 ]; then
+				printf 'set xlabel "PID-inactive hot VMAs (64 KiB each)"\nset xrange [*:*]\n'
+			else
+				printf 'set xlabel "hot VMAs x reader threads"\n'
+			fi
+			printf 'plot '
+			sep=
+			i=0
+			for kind in base series; do
+				dt=1
+				[ "$kind" = series ] && dt=2
+				lc=0
+				for t in $threads; do
+					lc=$((lc + 1))
+					f=$pdir/$kind-$t.dat
+					[ -f "$f" ] || continue
+					i=$((i + 1))
+					printf '%s"%s" using %d:3 with linespoints dt %d lw 2 pt 7 lc %d title "%s, %s threads"' \
+						"$sep" "$f" "$panel" "$dt" "$lc" "$kind" "$t"
+					sep=', '
+					# shellcheck disable=SC2016 # gnuplot's $4, $3
+					printf '%s"%s" using %d:($4 == 0 ? $3 : 1/0) with points pt 9 ps 2.2 lc rgb "black" %s' \
+						"$sep" "$f" "$panel" "$([ $i = 1 ] && echo 'title "90 % not reached: drawn at the run length"' || echo notitle)"
+				done
+			done
+			printf '\n'
+		done
+		printf 'unset multiplot\n'
+	} >"$dir/scale.gp"
+	gnuplot "$dir/scale.gp" 2>"$dir/scale-plot.log" || die "gnuplot failed; see $dir/scale-plot.log"
+
+	# Top-tier share over time, one panel per point.
+	sdir=$dir/scale-samples
+	rm -rf "$sdir"
+	mkdir -p "$sdir"
+	awk -F'\t' -v d="$sdir" '$3 ~ /^5-[0-9]+x[0-9]+$/ { print $4, $5 > (d "/" substr($3, 3) "@" $2 ".dat") }' "$dir/samples.tsv"
+	pts=$(find "$sdir" -name '*.dat' | sed 's#.*/##; s/@.*//' | sort -u -t x -k1,1n -k2,2n)
+	if [ -n "$pts" ]; then
+		n=$(printf '%s\n' "$pts" | wc -l)
+		cols=3
+		rows=$(( (n + cols - 1) / cols ))
+		{
+			printf 'set terminal pngcairo size %d,%d font ",9"\n' $((cols * 380)) $((rows * 260))
+			printf 'set output "%s"\n' "$dir/scale-top-tier.png"
+			printf 'set multiplot layout %d,%d title "Scenario 5 grid: top-tier share of the hot set over time"\n' "$rows" "$cols"
+			printf 'set yrange [0:105]\nset xlabel "s"\nset ylabel "top tier %%"\nset key bottom right\nset grid\n'
+			for p in $pts; do
+				printf 'set title "%s VMAs x %s threads"\n' "${p%x*}" "${p#*x}"
+				printf 'plot '
+				sep=
+				for f in "$sdir/$p"@*.dat; do
+					k=${f##*@}
+					printf '%s"%s" using 1:2 with lines lw 2 title "%s"' "$sep" "$f" "${k%.dat}"
+					sep=', '
+				done
+				printf '\n'
+			done
+			printf 'unset multiplot\n'
+		} >"$dir/scale-top-tier.gp"
+		gnuplot "$dir/scale-top-tier.gp" 2>>"$dir/scale-plot.log" || die "gnuplot failed; see $dir/scale-plot.log"
+	fi
+fi
+
+{
+	printf '# Scenario 5 at scale: PID-inactive VMAs x threads, base vs series\n\n'
+	if [ -s "$dir/versions.txt" ]; then
+		sed 's/^/    /' "$dir/versions.txt"
+		printf '\n'
+	fi
+	cat <<'EOT'
+`s5-pid-inactive -n VMAS -T THREADS` (64 KiB hot VMAs, a 512 MiB budget
+eater on the slow node, up to 30 s on the top tier, then demoted) in mode
+2: seconds until the sampled top-tier share of the hot set first reached
+90 % ("> N": not within the N s run), and the share at the end.
+Machine-readable: `scale.tsv` (also PTE updates/s, PID-inactive skipped
+bytes, system time).
+
+EOT
+	table 1
+	printf '\n![seconds to 90 %%, log-log](scale.png)\n\n![top-tier share over time per point](scale-top-tier.png)\n'
+} >"$dir/scale.md"
+
+table "" | column -t -s "$(printf '\t')"
