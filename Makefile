@@ -23,13 +23,19 @@ TREE = $(LAB_CACHE)/trees/$(call kernel_of,$(SERIES))
 DEMO_KERNELS := 7.3.4-base $(if $(wildcard series/mainline/series),7.3.4-series)
 STABLE_KERNELS := $(if $(wildcard series/queue-6.12/series),6.12.118-base 6.12.118-queue)
 
-.PHONY: help deps demo demo-stable check check-full tree export mbox kernels clean-results
+.PHONY: help deps demo demo-stable demo-damon scale peer peer-doc check check-full tree export mbox kernels clean-results
 
 help:
 	@echo 'make deps         install the Debian packages the lab needs (root)'
 	@echo 'make demo         build base and patched kernels, run scenarios 0-8 on each,'
 	@echo '                  report in $(RESULTS)/latest/ (summary.tsv, report.md, top-tier.png)'
 	@echo 'make demo-stable  the same for 6.12.118 vs 6.12.118 + series/queue-6.12'
+	@echo 'make demo-damon   scenarios 0-5: NUMA balancing (7.3.4-base) vs DAMON (7.3.4-damon,'
+	@echo '                  NUMA balancing off) vs 7.3.4-series, with CPU cost; $(RESULTS)/damon/latest/'
+	@echo 'make scale        scenario 5 over hot VMAs x threads, base vs series: table and'
+	@echo '                  log-log plot in $(RESULTS)/scale/latest/ (SCALE_GRID, SCALE_SECS)'
+	@echo 'make peer         demo-damon and scale, then doc/peer/ (the README'"'"'s DAMON and scale results)'
+	@echo 'make peer-doc     doc/peer/ again from the latest demo-damon and scale results'
 	@echo 'make check        the test suite; ends with "N passed, N failed"'
 	@echo 'make check-full   check plus the debug kernels, the build matrix and bisection points'
 	@echo 'make tree         kernel git tree with series/$$(SERIES) applied as commits (git am)'
@@ -48,6 +54,22 @@ demo-stable:
 	@scripts/deps.sh --check $(DEPS)
 	@test -n "$(STABLE_KERNELS)" || { echo 'make: series/queue-6.12 does not exist yet' >&2; exit 1; }
 	@scripts/lab-run.sh $(RESULTS)/stable $(STABLE_KERNELS)
+
+# Not part of check: about 20 (demo-damon) and 40 (scale) minutes of guests.
+demo-damon:
+	@scripts/deps.sh --check $(DEPS)
+	@scripts/damon-demo.sh $(RESULTS)/damon
+
+scale:
+	@scripts/deps.sh --check $(DEPS)
+	@scripts/scale.sh $(RESULTS)/scale
+
+peer:
+	@scripts/deps.sh --check $(DEPS)
+	@scripts/peer.sh $(RESULTS) doc/peer
+
+peer-doc:
+	@scripts/peer.sh --doc-only $(RESULTS) doc/peer
 
 check:
 	@scripts/deps.sh $(DEPS)

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# peer.sh [--doc-only] RESULTS DOCDIR: the DAMON peer (damon-demo.sh into
+# RESULTS/damon) and the scale grid (scale.sh into RESULTS/scale), then
+# DOCDIR/results.md with both tables, the kernel versions and the
+# commands, and the plots DOCDIR/damon-top-tier.png, DOCDIR/scale.png,
+# DOCDIR/scale-top-tier.png: what the README's results show.  With
+# --doc-only, DOCDIR is made from RESULTS/damon/latest and
+# RESULTS/scale/latest as they are.
+# shellcheck disable=SC2016 # Markdown backquotes in printf formats
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+doc_only=
+[ "${1:-}" = --doc-only ] && { doc_only=1; shift; }
+results=${1:?usage: peer.sh [--doc-only] RESULTS DOCDIR}
+docdir=${2:?usage: peer.sh [--doc-only] RESULTS DOCDIR}
+status=0
+if [ -z "$doc_only" ]; then
+	start=$(date +%s)
+	"$here/damon-demo.sh" "$results/damon" || {
+		rc=$?
+		[ $rc -eq 3 ] || exit $rc
+		status=3
+	}
+	"$here/scale.sh" "$results/scale"
+	step "DAMON peer and scale grid in $(( ($(date +%s) - start) / 60 )) min"
+fi
+damon=$results/damon/latest
+scale=$results/scale/latest
+[ -s "$damon/damon-summary.tsv" ] || die "$damon/damon-summary.tsv: no DAMON peer results"
+[ -s "$scale/scale.tsv" ] || die "$scale/scale.tsv: no scale results"
+
+mkdir -p "$docdir"
+for f in "$damon/top-tier.png:damon-top-tier.png" "$scale/scale.png:scale.png" \
+	"$scale/scale-top-tier.png:scale-top-tier.png"; do
+	[ -f "${f%%:*}" ] && cp "${f%%:*}" "$docdir/${f#*:}"
+done
+# The tables of damon.md and scale.md, with the plots renamed.
+tables() {
+	sed -n '/^|/p' "$1"
+}
+{
+	printf '# DAMON peer and scenario 5 at scale\n\n'
+	printf 'Written by `make peer` (scripts/peer.sh) from\n'
+	printf '`%s` and `%s`.\n\n' "$results/damon/$(basename "$(readlink -f "$damon")")" \
+		"$results/scale/$(basename "$(readlink -f "$scale")")"
+	printf 'Kernels (as the guests reported them, `uname -r`):'
+	cat "$damon/uname.tsv" "$scale/uname.tsv" 2>/dev/null | sort -u |
+		awk -F'\t' '{ printf "%s %s (%s)", (NR > 1 ? "," : ""), $1, $2 } END { print "." }'
+	printf '\n'
+	sed 's/^/    /' "$damon/versions.txt"
+	cat <<'EOT'
+
+Commands: `make peer` (both), or `make demo-damon` and `make scale`
+separately; `make peer-doc` rewrites this directory from the latest runs.
+
+## DAMON next to NUMA balancing, scenarios 0-5
+
+Top-tier share of the hot set at the end of the run, seconds until it first
+reached 90 % ("never": not within the run) and the CPU time of the tiering
+mechanism over the run, in ms and as a share of one CPU: for DAMON both
+kdamonds' utime+stime, for NUMA balancing the workload's system time
+(scans, hinting faults, promotions) less that of the same workload with
+NUMA balancing off (its DAMON run).
+
+EOT
+	tables "$damon/damon.md"
+	cat <<'EOT'
+
+![top-tier share over time, base vs DAMON vs series](damon-top-tier.png)
+
+## Scenario 5: seconds to 90 % against PID-inactive VMAs and threads
+
+EOT
+	tables "$scale/scale.md"
+	cat <<'EOT'
+
+![seconds to 90 %, log-log](scale.png)
+
+![top-tier share over time per point](scale-top-tier.png)
+EOT
+} >"$docdir/results.md"
+step "README material: $docdir/results.md and its plots"
+exit $status
