@@ -252,9 +252,9 @@ static int damon_setup_kdamond(int k, const struct range *r, bool promote)
 	err |= wr_ul(sample_us, CTX "/monitoring_attrs/intervals/sample_us", k);
 	err |= wr_ul(aggr_us, CTX "/monitoring_attrs/intervals/aggr_us", k);
 	err |= wr_ul(1000000, CTX "/monitoring_attrs/intervals/update_us", k);
-	/* Fixed intervals, no auto-tuning (as the lab's fixed scan knobs). */
+	/* Fixed intervals, no auto-tuning (aggrs 0), like the fixed scan knobs. */
 	if (has(CTX "/monitoring_attrs/intervals/intervals_goal", k))
-		err |= wr_ul(0, CTX "/monitoring_attrs/intervals/intervals_goal/access_bp", k);
+		err |= wr_ul(0, CTX "/monitoring_attrs/intervals/intervals_goal/aggrs", k);
 	err |= wr_ul(10, CTX "/monitoring_attrs/nr_regions/min", k);
 	err |= wr_ul(max_regions, CTX "/monitoring_attrs/nr_regions/max", k);
 	err |= wr_ul(1, CTX "/targets/nr_targets", k);
