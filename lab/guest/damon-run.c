@@ -507,8 +507,8 @@ static void window_end(struct window *w, pid_t child)
 		 "kdamond_ms=%.0f promoted_bytes=%llu demoted_bytes=%llu",
 		 w->scenario,
 		 use_damon ? "damon" : w->mode ? "numab" : "none", secs,
-		 (c.user - w->cpu0.user) * ms_per_tick,
-		 (c.sys - w->cpu0.sys) * ms_per_tick, kd * ms_per_tick,
+		 ((double)c.user - w->cpu0.user) * ms_per_tick,
+		 ((double)c.sys - w->cpu0.sys) * ms_per_tick, kd * ms_per_tick,
 		 promoted, demoted);
 }
 
