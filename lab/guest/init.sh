@@ -157,7 +157,7 @@ run_all_workloads() {
 	run_workload $s.2 s2-shmem -m $mode -t 15
 	run_workload $s.3 s3-ro-file -m $mode -t 15
 	run_workload $s.4 s4-shared-exec -m $mode -t 15
-	run_workload $s.5 s5-pid-inactive -m $mode -t 15 -P 15
+	run_workload $s.5 s5-pid-inactive -m $mode -t 30 -P 15 -n 8192 -V 32
 }
 
 run_scenario() {
@@ -167,7 +167,7 @@ run_scenario() {
 	2) run_workload 2 s2-shmem -m 2 -t 20 ;;
 	3) run_workload 3 s3-ro-file -m 2 -t 20 ;;
 	4) run_workload 4 s4-shared-exec -m 2 -t 20 ;;
-	5) run_workload 5 s5-pid-inactive -m 2 -t 60 -P 30 ;;
+	5) run_workload 5 s5-pid-inactive -m 2 -t 60 -P 30 -n 8192 -V 32 ;;
 	6) run_all_workloads 6 1 ;;
 	7) run_workload 7 s7-toptier -m 2 -t 15 ;;
 	8) run_all_workloads 8 3 ;;
