@@ -60,7 +60,7 @@ jobs=${JOBS:-$(nproc)}
 step "building $(basename "$out") from $src (-j$jobs; log: $out/build.log)"
 start=$(date +%s)
 # shellcheck disable=SC2086
-if ! make -C "$src" O="$out" -j"$jobs" CC="ccache gcc" ${LAB_MAKE_ARGS:-} ${LAB_TARGETS:-bzImage} >"$out/build.log" 2>&1; then
+if ! make -C "$src" O="$out" -j"$jobs" CC="ccache ${CROSS_COMPILE:-}gcc" ${LAB_MAKE_ARGS:-} ${LAB_TARGETS:-bzImage} >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2
 	die "kernel build failed in $out; see $out/build.log"
 fi

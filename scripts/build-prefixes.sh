@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-prefixes.sh TREE CONFIG: for the base and every prefix of the series
 # in TREE (made by series-tree.sh), rebuild the objects of the .c files the
-# series touches with W=1 in config CONFIG (lab, or kconfig/CONFIG.config
-# merged on top of it), and fail on a build error or on a W=1 warning that
-# the base does not have.
+# series touches with W=1 in config CONFIG, and fail on a build error or on
+# a warning that the base does not have.  CONFIG is lab, sparse (lab with
+# C=1: sparse on every rebuilt object), arm64 (cross-built with
+# kconfig/arm64.config) or kconfig/CONFIG.config merged on top of lab.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -12,7 +13,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 tree=${1:?usage: build-prefixes.sh TREE CONFIG}
 cfg=${2:?usage: build-prefixes.sh TREE CONFIG}
 frag=
-[ "$cfg" = lab ] || frag=$here/../kconfig/$cfg.config
+check=
+case $cfg in
+lab) ;;
+sparse)
+	need sparse sparse
+	check=C=1
+	;;
+arm64)
+	need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+	ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+	export ARCH CROSS_COMPILE
+	frag=$here/../kconfig/arm64.config
+	;;
+*) frag=$here/../kconfig/$cfg.config ;;
+esac
 [ -z "$frag" ] || [ -f "$frag" ] || die "no config fragment $frag"
 base=$(cat "$(git -C "$tree" rev-parse --absolute-git-dir)/lab-base") ||
 	die "$tree: not made by series-tree.sh"
@@ -27,9 +42,10 @@ git -C "$tree" worktree prune
 git -C "$tree" worktree add -q -f --detach "$wt" "$base"
 trap 'git -C "$tree" worktree remove --force "$wt" 2>/dev/null' EXIT INT TERM
 
-# warnings LOG: the W=1 warnings of LOG without line numbers, sorted.
+# warnings LOG: the W=1 (and sparse) warnings of LOG without line numbers,
+# sorted.
 warnings() {
-	grep -E 'warning:' "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/; s#^.*/(kernel|mm|include)/#\1/#' | sort -u
+	grep -E 'warning:|error:' "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/; s#^.*/(kernel|mm|include)/#\1/#' | sort -u
 }
 
 i=0
@@ -49,7 +65,7 @@ for c in "$base" $commits; do
 		die "configuring $cfg at $label failed; see $out/build.log"
 	log=$out/objects.$i.log
 	# shellcheck disable=SC2086
-	make -C "$wt" O="$out" CC="ccache gcc" W=1 -k -j"${JOBS:-$(nproc)}" $want >"$log" 2>&1
+	make -C "$wt" O="$out" CC="ccache ${CROSS_COMPILE:-}gcc" W=1 $check -k -j"${JOBS:-$(nproc)}" $want >"$log" 2>&1
 	built=
 	for o in $want; do
 		if [ -f "$out/$o" ]; then
