@@ -49,17 +49,22 @@ roundtrip() {
 t "$sname: the tree exports back to exactly the committed patches" roundtrip
 
 # One mbox applies with git am and with b4 am.
+# A fresh worktree each time, removed whatever the outcome, so that no
+# earlier run's leftovers decide this one.
 mbox_applies() {
-	mbox=$LAB_CACHE/$sname.mbox
-	wt=$LAB_CACHE/trees/.mbox-$sname
-	"$here/mbox.sh" "$sdir" "$mbox" || return 1
-	git -C "$btree" worktree remove --force "$wt" 2>/dev/null
-	git -C "$btree" worktree add -q -f --detach "$wt" HEAD || return 1
-	git -C "$wt" -c user.name=lab -c user.email=lab@localhost am -q "$1" || return 1
-	echo "applied $(git -C "$wt" rev-list --count HEAD ^"$(git -C "$btree" rev-parse HEAD)") commits"
-	git -C "$btree" worktree remove --force "$wt"
+	wt=$(mktemp -d "$LAB_CACHE/trees/.mbox-$sname.XXXXXX") || return 1
+	git -C "$btree" worktree add -q -f --detach "$wt" HEAD &&
+		git -C "$wt" -c user.name=lab -c user.email=lab@localhost am -q "$1" &&
+		echo "applied $(git -C "$wt" rev-list --count HEAD ^"$(git -C "$btree" rev-parse HEAD)") commits"
+	rc=$?
+	git -C "$btree" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+	git -C "$btree" worktree prune
+	return $rc
 }
-t "$sname: one mbox applies with git am" mbox_applies "$LAB_CACHE/$sname.mbox"
+mbox_file_applies() {
+	"$here/mbox.sh" "$sdir" "$LAB_CACHE/$sname.mbox" && mbox_applies "$LAB_CACHE/$sname.mbox"
+}
+t "$sname: one mbox applies with git am" mbox_file_applies
 if command -v b4 >/dev/null 2>&1; then
 	b4_mbox() {
 		d=$(mktemp -d)
