@@ -89,9 +89,11 @@ FILENAME == ARGV[2] {
 
 FILENAME == ARGV[3] {
 	# kernel kind scenario comm pid reason events vmas bytes
-	# skipstat itself is a task NUMA balancing scans: whether it lives
-	# long enough in a scenario to be scanned is timing, not the workload.
-	if ($4 == "skipstat")
+	# Only the scenario's own processes (lab/guest/sN-*.c, their children
+	# and threads keep the name) count: init, skipstat and short-lived
+	# helpers are tasks NUMA balancing scans too, but whether one of them
+	# is scanned while a scenario runs is timing, not the workload.
+	if ($4 !~ /^s[0-9]+-/)
 		next
 	skip[$1, $3, $6] += $9
 	next
