@@ -23,14 +23,18 @@ for p in $(cat "$sdir/series"); do
 			tee /dev/stderr | grep -q "total: 0 errors, 0 warnings,"' - "$btree" "$sdir/$p"
 done
 
-# Fixes: tags in the kernel's format, naming the commits of the brief.
+# Fixes: tags in the kernel's format, naming the commits of the brief on
+# 3 and 4; Cc: stable on the backport set 1-5 and nowhere else.  (1, 2 and
+# 5 name the commit of the filter they are part of fixing: checkpatch asks
+# for a Fixes: tag beside every Cc: stable.)
 fixes_tags() {
-	grep -h '^Fixes: ' "$sdir"/*.patch | sort | uniq -c
+	grep -H '^Fixes: ' "$sdir"/*.patch
 	! grep -h '^Fixes: ' "$sdir"/*.patch | grep -Ev '^Fixes: [0-9a-f]{12} \("[^"]+"\)$' &&
 		grep -q '^Fixes: c574bbe91703 ("NUMA balancing: optimize page placement for memory tiering system")$' "$sdir"/0003-*.patch &&
-		grep -q '^Fixes: fc137c0ddab2 ("sched/numa: enhance vma scanning logic")$' "$sdir"/0004-*.patch
+		grep -q '^Fixes: fc137c0ddab2 ("sched/numa: enhance vma scanning logic")$' "$sdir"/0004-*.patch &&
+		[ "$(grep -l '^Cc: stable@vger.kernel.org$' "$sdir"/*.patch | sed 's#.*/##; s/-.*//' | tr '\n' ' ')" = "0001 0002 0003 0004 0005 " ]
 }
-t "$sname: Fixes: tags in the kernel's format, on 3 and 4 as the brief says" fixes_tags
+t "$sname: Fixes: in the kernel's format, on 3 and 4 as the brief says, Cc: stable on 1-5" fixes_tags
 
 # The committed patches are exactly what the tree exports (never hand-edited).
 roundtrip() {
@@ -39,7 +43,13 @@ roundtrip() {
 	[ ! -f "$sdir.cover" ] || cp "$sdir.cover" "$tmp/$sname.cover"
 	[ ! -f "$sdir.conf" ] || cp "$sdir.conf" "$tmp/$sname.conf"
 	[ ! -f "$sdir.results" ] || cp "$sdir.results" "$tmp/$sname.results"
-	"$here/export-series.sh" "$stree" "$tmp/$sname" &&
+	# export-series.sh records what it exported as the tree's series; put
+	# the record of the committed series back, or the next user of the
+	# tree (the lab run) would re-make it.
+	rec=$(git -C "$stree" rev-parse --absolute-git-dir)/lab-series
+	cp "$rec" "$tmp/lab-series" &&
+		"$here/export-series.sh" "$stree" "$tmp/$sname" &&
+		cp "$tmp/lab-series" "$rec" &&
 		diff -r -I '^index ' -I '^base-commit: ' -I '^Message-I[Dd]: ' -I '^In-Reply-To: ' -I '^References: ' \
 			-I '^From [0-9a-f]\{40\} ' -I '^Date: ' "$sdir" "$tmp/$sname"
 	rc=$?
