@@ -163,10 +163,10 @@ run_all_workloads() {
 run_scenario() {
 	case $1 in
 	0) run_workload 0 s0-private -m 2 -t 20 ;;
-	1) run_workload 1 s1-fork-cow -m 2 -t 20 ;;
+	1) run_workload 1 s1-fork-cow -m 2 -t 30 ;;
 	2) run_workload 2 s2-shmem -m 2 -t 20 ;;
-	3) run_workload 3 s3-ro-file -m 2 -t 20 ;;
-	4) run_workload 4 s4-shared-exec -m 2 -t 20 ;;
+	3) run_workload 3 s3-ro-file -m 2 -t 30 ;;
+	4) run_workload 4 s4-shared-exec -m 2 -t 30 ;;
 	5) run_workload 5 s5-pid-inactive -m 2 -t 60 -P 30 -n 8192 -V 32 ;;
 	6) run_all_workloads 6 1 ;;
 	7) run_workload 7 s7-toptier -m 2 -t 15 ;;
