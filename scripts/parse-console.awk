@@ -45,6 +45,7 @@ BEGIN {
 tag == "boot" {
 	boot_seen = 1
 	lower = get("lower_tier")
+	vmstat = get("vmstat")
 }
 
 tag == "begin" {
@@ -85,6 +86,10 @@ END {
 	}
 	if (lower != "yes") {
 		print "node 1 is not in a lower memory tier than node 0 in this guest (no ACPI HMAT tiers?): no results" > "/dev/stderr"
+		exit 3
+	}
+	if (vmstat != "yes") {
+		print "the guest kernel has no NUMA balancing counters in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS=y missing from its config?): no results" > "/dev/stderr"
 		exit 3
 	}
 }

@@ -72,13 +72,17 @@ node_tier() {
 	echo -1
 }
 
+# Every verdict on PTE updates and hinting faults reads /proc/vmstat: a
+# kernel without its NUMA balancing counters (CONFIG_VM_EVENT_COUNTERS=n)
+# would report zeros that pass "no more faults than the base".
 check_tiers() {
-	local t0 t1 lower=no
+	local t0 t1 lower=no vmstat=no
 	t0=$(node_tier 0)
 	t1=$(node_tier 1)
 	[ "$t0" -ge 0 ] && [ "$t1" -gt "$t0" ] && lower=yes
-	echo "@@ boot kernel=$(uname -r) node0_tier=$t0 node1_tier=$t1 lower_tier=$lower"
-	[ $lower = yes ]
+	grep -q '^numa_hint_faults ' /proc/vmstat && vmstat=yes
+	echo "@@ boot kernel=$(uname -r) node0_tier=$t0 node1_tier=$t1 lower_tier=$lower vmstat=$vmstat"
+	[ $lower = yes ] && [ $vmstat = yes ]
 }
 
 parse_cmdline() {

@@ -217,12 +217,17 @@ void lab_fault_range(void *addr, size_t len)
 		p[off] = 1;
 }
 
-void *lab_alloc_on_node(size_t len, int node)
+static void *alloc_on_node(size_t len, int node, int no_thp)
 {
 	void *p = lab_map_anon(len);
 
 	if (!p) {
 		lab_warn("mmap %zu bytes: %s", len, strerror(errno));
+		return NULL;
+	}
+	if (no_thp && madvise(p, len, MADV_NOHUGEPAGE)) {
+		lab_warn("madvise(MADV_NOHUGEPAGE): %s", strerror(errno));
+		munmap(p, len);
 		return NULL;
 	}
 	if (lab_bind_to_node(node)) {
@@ -235,6 +240,16 @@ void *lab_alloc_on_node(size_t len, int node)
 		return NULL;
 	}
 	return p;
+}
+
+void *lab_alloc_on_node(size_t len, int node)
+{
+	return alloc_on_node(len, node, 0);
+}
+
+void *lab_alloc_base_pages_on_node(size_t len, int node)
+{
+	return alloc_on_node(len, node, 1);
 }
 
 struct lab_region *lab_map_small_vmas(unsigned long nr, size_t len, int node)

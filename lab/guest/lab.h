@@ -87,6 +87,8 @@ void lab_fault_range(void *addr, size_t len);
  * MPOL_F_MOF would make it "unsuitable").
  */
 void *lab_alloc_on_node(size_t len, int node);
+/* The same in base pages only (MADV_NOHUGEPAGE before the first touch). */
+void *lab_alloc_base_pages_on_node(size_t len, int node);
 /*
  * @nr anonymous VMAs of @len bytes each, with an unmapped gap of @len
  * between neighbours so that they never merge, faulted on @node like
