@@ -72,10 +72,11 @@ node_tier() {
 	echo -1
 }
 
-# Every verdict on PTE updates and hinting faults reads /proc/vmstat: a
+# Results need a lower memory tier and the counters every verdict on PTE
+# updates and hinting faults reads from /proc/vmstat: a
 # kernel without its NUMA balancing counters (CONFIG_VM_EVENT_COUNTERS=n)
 # would report zeros that pass "no more faults than the base".
-check_tiers() {
+check_guest() {
 	local t0 t1 lower=no vmstat=no
 	t0=$(node_tier 0)
 	t1=$(node_tier 1)
@@ -195,7 +196,7 @@ main() {
 	exec </dev/console >/dev/console 2>&1
 
 	echo "lab guest: $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
-	if check_tiers; then
+	if check_guest; then
 		parse_cmdline
 		setup_tracing
 		for s in $SCENARIOS; do
