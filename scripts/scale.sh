@@ -3,7 +3,7 @@
 # scale.sh RESULTS: scenario 5 over a grid of PID-inactive hot VMAs x reader
 # threads, base vs series (7.3.4-base, 7.3.4-series), one guest boot per
 # kernel.  $SCALE_GRID: NVMASxNTHREADS points (default 64, 512, 4096 VMAs x
-# 8, 64, 256 threads; s5-pid-inactive takes at most 16384 VMAs and 256
+# 8, 64, 512 threads; s5-pid-inactive takes at most 16384 VMAs and 512
 # threads); $SCALE_SECS: measured seconds per point (default 60).  Writes
 # RESULTS/<date> (RESULTS/latest): scale.tsv, scale.md, scale.png (log-log)
 # and scale-top-tier.png (scripts/scale-report.sh), with the raw
@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/peer-lib.sh"
 
 results=${1:?usage: scale.sh RESULTS}
-grid=${SCALE_GRID:-64x8 64x64 64x256 512x8 512x64 512x256 4096x8 4096x64 4096x256}
+grid=${SCALE_GRID:-64x8 64x64 64x512 512x8 512x64 512x512 4096x8 4096x64 4096x512}
 secs=${SCALE_SECS:-60}
 case $secs in
 '' | *[!0-9]* | 0) die "SCALE_SECS=$secs is not a number of seconds" ;;
@@ -29,8 +29,8 @@ for p in $(printf '%s' "$grid" | tr ',' ' '); do
 	case $n$t in
 	*[!0-9]*) die "scale point '$p' is not NVMASxNTHREADS (e.g. 512x64)" ;;
 	esac
-	if [ "$n" -lt 1 ] || [ "$n" -gt 16384 ] || [ "$t" -lt 1 ] || [ "$t" -gt 256 ]; then
-		die "scale point '$p' is outside 1-16384 VMAs x 1-256 threads (s5-pid-inactive's limits)"
+	if [ "$n" -lt 1 ] || [ "$n" -gt 16384 ] || [ "$t" -lt 1 ] || [ "$t" -gt 512 ]; then
+		die "scale point '$p' is outside 1-16384 VMAs x 1-512 threads (s5-pid-inactive's limits)"
 	fi
 	points=$((points + 1))
 done
@@ -42,7 +42,7 @@ peer_known $base $series
 [ -f "$here/../series/mainline/series" ] || die "series/mainline does not exist"
 
 # Each point: set-up and demotion, up to 30 s on the top tier, the run;
-# under TCG a 4096 x 256 point took about twice its measured time.
+# under TCG a 4096 x 512 point took about twice its measured time.
 LAB_GUEST_TIMEOUT=${LAB_GUEST_TIMEOUT:-$((300 + points * (2 * secs + 180)))}
 export LAB_GUEST_TIMEOUT
 

@@ -42,7 +42,7 @@ static const char usage[] =
 	"threads; the VMAs live on the top tier first, then are demoted.\n"
 	"  -n NVMAS     hot VMAs (default 4096)\n"
 	"  -V KIB       size of each hot VMA (default 64)\n"
-	"  -T NTHREADS  reader threads (default 16)\n"
+	"  -T NTHREADS  reader threads, at most 512 (default 16)\n"
 	"  -E MIB       budget eater on the slow node, 0 for none (default 512)\n"
 	"  -P SECS      longest top-tier phase (default 30)\n"
 	"  -q SEQS      leave the top tier after this many scan sequences\n"
@@ -86,7 +86,7 @@ static int parse_opt(int opt, const char *arg)
 	case 'V':
 		return lab_parse_ulong(arg, 4, 2048, &vma_kib);
 	case 'T':
-		return lab_parse_ulong(arg, 1, 256, &nr_threads);
+		return lab_parse_ulong(arg, 1, 512, &nr_threads);
 	case 'E':
 		return lab_parse_ulong(arg, 0, 900, &eater_mib);
 	case 'P':
