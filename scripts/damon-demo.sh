@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # damon-demo.sh RESULTS: the DAMON peer.  Scenarios 0-5 ($DAMON_SCENARIOS)
 # on three kernels of the same 7.3.4 source:
-#   7.3.4-base    NUMA balancing (the scenarios' modes), no series
+#   7.3.4-base    NUMA balancing (the scenarios' modes), no series; booted
+#                 once more with no tiering mechanism at all, the floor of
+#                 the CPU cost (RESULTS/<date>/floor/)
 #   7.3.4-damon   NUMA balancing off, DAMON paddr migrate_hot/migrate_cold
 #                 (lab/guest/damon-run.c, lab/README.md)
 #   7.3.4-series  NUMA balancing with series/mainline
@@ -42,6 +44,14 @@ mkdir -p "$results"
 run=$(mktemp -d "$results/.run.XXXXXX")
 trap 'rm -rf "$run"' EXIT INT TERM
 peer_run "$run" $base base "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+lab.secs=$LAB_SECS}
+# The floor of the CPU cost: the base kernel again with no tiering
+# mechanism (NUMA balancing off, no DAMON), only its "@@ cpu" lines kept.
+mkdir "$run/floor"
+# shellcheck disable=SC2154 # $initrd: set by peer_guest
+"$here/run-guest.sh" "$("$here/kernel.sh" $base)" "$initrd" "$run/floor/$base.console" \
+	"lab.scenarios=$scenarios" lab.off=1 ${LAB_SECS:+lab.secs=$LAB_SECS}
+awk -f "$here/parse-console.awk" -v kernel=$base -v kind=off -v dir="$run/floor" "$run/floor/$base.console" ||
+	die "$base: the floor run's results are unusable (see $run/floor/$base.console)"
 peer_run "$run" $damon damon "lab.scenarios=$scenarios" lab.damon=1 ${LAB_SECS:+lab.secs=$LAB_SECS}
 peer_run "$run" $series series "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+lab.secs=$LAB_SECS}
 peer_versions >"$run/versions.txt"

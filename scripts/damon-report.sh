@@ -11,9 +11,10 @@
 #   damon  kdamond_ms, both kdamonds' utime+stime;
 #   numab  sys_ms - floor_sys_ms: the workload's system time (where NUMA
 #          balancing's scans, hinting faults and promotions are accounted)
-#          less its system time in the DAMON run of the same scenario,
-#          where NUMA balancing was off (its own system calls: the 1 s
-#          move_pages(2) probe, ...).  Tick-sampled: +-10 ms per process.
+#          less its system time in the floor run of the same scenario
+#          (DIR/floor/cpu.tsv: no tiering mechanism at all, so only its
+#          own system calls: the 1 s move_pages(2) probe, ...).
+#          Tick-sampled: +-10 ms per process.
 # cost_pct is cost_ms as a share of one CPU over the run.  promoted_bytes:
 # damon, what migrate_hot applied; numab, pgpromote_success x 4 KiB.
 # Then DIR/damon.md (headline table, plot) and the table on stdout.
@@ -24,15 +25,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:?usage: damon-report.sh DIR}
 [ -s "$dir/summary.tsv" ] || die "$dir/summary.tsv: no lab summary (run report.sh first)"
 [ -s "$dir/cpu.tsv" ] || die "$dir/cpu.tsv: no CPU accounting; the guests ran without lab.cpu=1 / lab.damon=1"
+[ -s "$dir/floor/cpu.tsv" ] || die "$dir/floor/cpu.tsv: no floor run (lab.off=1)"
 
 awk -F'\t' -v OFS='\t' '
 FILENAME == ARGV[1] {
+	# the floor run: kernel kind scenario mech secs user_ms sys_ms ...
+	if ($4 == "none")
+		floor[$3] = $7
+	next
+}
+FILENAME == ARGV[2] {
 	# kernel kind scenario mech secs user_ms sys_ms kdamond_ms promoted demoted
 	key = $1 SUBSEP $3
 	mech[key] = $4; secs[key] = $5; user[key] = $6; sys[key] = $7
 	kd[key] = $8; prom[key] = $9
-	if ($4 == "damon")
-		floor[$3] = $7
 	next
 }
 FNR == 1 {
@@ -55,7 +61,7 @@ FNR == 1 {
 	pb = (m == "damon") ? prom[key] : ($10 == "NA" ? "NA" : $10 * 4096)
 	print $1, $2, m, $3, $4, $5, $6, $7, secs[key], user[key], sys[key], \
 		(m == "damon" ? kd[key] : "-"), (m == "damon" ? "-" : fl), cost, pct, pb, $14
-}' "$dir/cpu.tsv" "$dir/summary.tsv" >"$dir/damon-summary.tsv"
+}' "$dir/floor/cpu.tsv" "$dir/cpu.tsv" "$dir/summary.tsv" >"$dir/damon-summary.tsv"
 
 # One row per scenario, one column group per kernel kind.
 table() {
@@ -121,8 +127,9 @@ Top-tier share of the hot set at the end of the run; seconds until it first
 reached 90 % ("never": not within the run); CPU time of the tiering
 mechanism over the run, in ms and as a share of one CPU: for DAMON the two
 kdamonds' utime+stime, for NUMA balancing the workload's system time less
-that of the same workload with NUMA balancing off (its DAMON run).  Bytes
-promoted and the raw times: `damon-summary.tsv`.
+that of the same workload with no tiering mechanism (NUMA balancing off, no
+DAMON: the floor run, `floor/`).  Bytes promoted and the raw times:
+`damon-summary.tsv`.
 
 EOT
 	table 1

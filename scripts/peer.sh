@@ -63,7 +63,7 @@ reached 90 % ("never": not within the run) and the CPU time of the tiering
 mechanism over the run, in ms and as a share of one CPU: for DAMON both
 kdamonds' utime+stime, for NUMA balancing the workload's system time
 (scans, hinting faults, promotions) less that of the same workload with
-NUMA balancing off (its DAMON run).
+no tiering mechanism (NUMA balancing off, no DAMON: the floor run).
 
 EOT
 	tables "$damon/damon.md"

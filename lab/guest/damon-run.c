@@ -365,6 +365,21 @@ static unsigned long long scheme_stat(int k, const char *name)
 	return strtoull(buf, NULL, 10);
 }
 
+/*
+ * A "#" line (prose, not parsed) with what scheme @k tried and applied:
+ * tells a scheme that found nothing from one whose migrations failed.
+ */
+static void print_scheme_stats(int k)
+{
+	printf("# damon-run: kdamond %d: tried %llu regions %llu bytes, "
+	       "filters passed %llu bytes, applied %llu regions %llu bytes, "
+	       "quota exceeded %llu times\n", k,
+	       scheme_stat(k, "nr_tried"), scheme_stat(k, "sz_tried"),
+	       scheme_stat(k, "sz_ops_filter_passed"),
+	       scheme_stat(k, "nr_applied"), scheme_stat(k, "sz_applied"),
+	       scheme_stat(k, "qt_exceeds"));
+}
+
 /* ---- CPU time -------------------------------------------------------- */
 
 struct cpu {
@@ -498,8 +513,10 @@ static void window_end(struct window *w, pid_t child)
 			damon_state(k, "update_schemes_stats");
 		promoted = scheme_stat(0, "sz_applied");
 		demoted = scheme_stat(1, "sz_applied");
-		for (k = 0; k < NR_KDAMONDS; k++)
+		for (k = 0; k < NR_KDAMONDS; k++) {
+			print_scheme_stats(k);
 			damon_state(k, "off");
+		}
 	}
 	w->open = false;
 	ms_per_tick = 1000.0 / sysconf(_SC_CLK_TCK);

@@ -16,6 +16,9 @@
 #                         with the CPU time of the workload's processes
 #   lab.damon=1           DAMON as the tiering mechanism: every workload
 #                         under damon-run -D, with NUMA balancing off (-m 0)
+#   lab.off=1             no tiering mechanism: every workload under damon-run
+#                         with NUMA balancing off (-m 0), the floor of the
+#                         workloads' own CPU time
 #   lab.scale=64x8,...    after the scenarios, scenario 5 with NVMASxNTHREADS
 #                         hot VMAs and reader threads, as scenario "5-NxT"
 #   lab.scale_secs=N      measured duration of each lab.scale point (60)
@@ -31,6 +34,7 @@ SECS=
 TRACE=1
 CPU=0
 DAMON=0
+OFF=0
 SCALE=
 SCALE_SECS=60
 
@@ -95,6 +99,7 @@ parse_cmdline() {
 		lab.trace=*) TRACE=${arg#*=} ;;
 		lab.cpu=*) CPU=${arg#*=} ;;
 		lab.damon=*) DAMON=${arg#*=} ;;
+		lab.off=*) OFF=${arg#*=} ;;
 		lab.scale=*) SCALE=$(echo "${arg#*=}" | tr , ' ') ;;
 		lab.scale_secs=*) SCALE_SECS=${arg#*=} ;;
 		esac
@@ -123,13 +128,17 @@ start_skipstat() {
 }
 
 # run_workload ID PROG [ARGS...]: one measured workload with its skip
-# statistics.  lab.secs overrides the program's duration; lab.cpu and
-# lab.damon run it under damon-run (lab.damon with NUMA balancing off).
+# statistics.  lab.secs overrides the program's duration; lab.cpu,
+# lab.damon and lab.off run it under damon-run (the last two with NUMA
+# balancing off).
 run_workload() {
 	local id=$1 prog=$2 skipstat_pid= rc wrap= mode=
 	shift 2
 	if [ "$DAMON" = 1 ]; then
 		wrap="damon-run -D -s $id --"
+		mode="-m 0"
+	elif [ "$OFF" = 1 ]; then
+		wrap="damon-run -s $id --"
 		mode="-m 0"
 	elif [ "$CPU" = 1 ]; then
 		wrap="damon-run -s $id --"
