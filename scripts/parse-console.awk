@@ -27,7 +27,7 @@ BEGIN {
 	skips = dir "/skips.tsv"
 	errors = dir "/errors.tsv"
 	cpu = dir "/cpu.tsv"
-	nend = split("name mode secs top_pct t90 pte_updates huge_pte_updates hint_faults hint_faults_local pages_migrated pgpromote_success pgpromote_candidate pgdemote", endkeys, " ")
+	nend = split("name mode secs top_pct t90 pte_updates huge_pte_updates hint_faults hint_faults_local pages_migrated pgpromote_success pgpromote_candidate pgdemote scan_passes", endkeys, " ")
 }
 
 {

@@ -77,9 +77,9 @@ FILENAME == ARGV[1] {
 FILENAME == ARGV[2] {
 	# kernel kind scenario name mode secs top_pct t90 pte_updates huge_pte_updates
 	# hint_faults hint_faults_local pages_migrated pgpromote_success
-	# pgpromote_candidate pgdemote
-	split("name mode secs top_pct t90 pte_updates huge_pte_updates hint_faults hint_faults_local pages_migrated pgpromote_success pgpromote_candidate pgdemote", cols, " ")
-	for (i = 1; i <= 13; i++)
+	# pgpromote_candidate pgdemote scan_passes
+	ncols = split("name mode secs top_pct t90 pte_updates huge_pte_updates hint_faults hint_faults_local pages_migrated pgpromote_success pgpromote_candidate pgdemote scan_passes", cols, " ")
+	for (i = 1; i <= ncols; i++)
 		val[$1, $3, cols[i]] = $(i + 3)
 	if (!(($1 SUBSEP $3) in seen))
 		order[++rows] = $1 SUBSEP $2 SUBSEP $3

@@ -613,6 +613,10 @@ int lab_opts_parse(struct lab_opts *o, int opt, const char *arg)
 			return -1;
 		o->size = LAB_MIB(val);
 		return 1;
+	case 'S':
+		if (lab_parse_ulong(arg, 1, 1000, &o->passes))
+			return -1;
+		return 1;
 	case 'k':
 		return lab_opts_add_knob(o, arg) ? -1 : 1;
 	}
@@ -627,6 +631,8 @@ void lab_usage_common(void)
 		"  -m MODE      kernel.numa_balancing, 0..3\n"
 		"  -t SECS      measured duration\n"
 		"  -M MIB       hot set size\n"
+		"  -S PASSES    end the run after PASSES NUMA scan passes of this\n"
+		"               process's mm (numa_scan_seq), or after -t, if sooner\n"
 		"  -k NAME=VAL  set a knob after the fast scan defaults (repeatable):\n"
 		"               scan_delay_ms scan_period_min_ms scan_period_max_ms\n"
 		"               scan_size_mb hot_threshold_ms promote_rate_limit_MBps\n");
@@ -716,6 +722,7 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 	run->name = name;
 	run->mode = o->mode;
 	run->secs = o->secs;
+	run->passes = o->passes;
 	run->probe = probe;
 	run->t90 = -1;
 	run->top_pct = -1;
@@ -724,6 +731,11 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 	if (lab_start_balancing(o))
 		return -1;
 	lab_vmstat_read(&run->base);
+	run->seq0 = lab_numa_scan_seq(getpid());
+	if (run->passes && run->seq0 < 0) {
+		lab_error(run->scenario, "no-numa-scan-seq");
+		return -1;
+	}
 	run->t0 = lab_now();
 	run->next_sample = run->t0;
 	return 0;
@@ -739,14 +751,23 @@ bool lab_run_tick(struct lab_run *run)
 		while (run->next_sample <= now)
 			run->next_sample += 1.0;
 	}
+	/*
+	 * How many PTEs a pass makes PROT_NONE is what placement decides;
+	 * how many passes fit in a fixed time is scheduling.  A run of a
+	 * fixed number of passes compares kernels by the former.
+	 */
+	if (run->passes &&
+	    lab_numa_scan_seq(getpid()) - run->seq0 >= (long)run->passes)
+		return false;
 	return now - run->t0 < run->secs;
 }
 
 void lab_run_end(struct lab_run *run)
 {
 	double secs = lab_now() - run->t0;
+	long seq = lab_numa_scan_seq(getpid());
 	struct lab_vmstat now;
-	char t90[32];
+	char t90[32], passes[32];
 
 	run_sample(run, secs);
 	lab_vmstat_read(&now);
@@ -754,19 +775,24 @@ void lab_run_end(struct lab_run *run)
 		snprintf(t90, sizeof(t90), "-1");
 	else
 		snprintf(t90, sizeof(t90), "%.1f", run->t90);
+	if (run->seq0 < 0 || seq < 0)
+		snprintf(passes, sizeof(passes), "NA");
+	else
+		snprintf(passes, sizeof(passes), "%ld", seq - run->seq0);
 
 #define D(item) lab_vmstat_delta(&now, &run->base, item)
 	lab_emit("end scenario=%s secs=%.1f top_pct=%.1f t90=%s "
 		 "pte_updates=%llu huge_pte_updates=%llu hint_faults=%llu "
 		 "hint_faults_local=%llu pages_migrated=%llu "
-		 "pgpromote_success=%llu pgpromote_candidate=%llu pgdemote=%llu",
+		 "pgpromote_success=%llu pgpromote_candidate=%llu pgdemote=%llu "
+		 "scan_passes=%s",
 		 run->scenario, secs, run->top_pct, t90,
 		 D(LAB_NUMA_PTE_UPDATES), D(LAB_NUMA_HUGE_PTE_UPDATES),
 		 D(LAB_NUMA_HINT_FAULTS), D(LAB_NUMA_HINT_FAULTS_LOCAL),
 		 D(LAB_NUMA_PAGES_MIGRATED), D(LAB_PGPROMOTE_SUCCESS),
 		 D(LAB_PGPROMOTE_CANDIDATE),
 		 D(LAB_PGDEMOTE_KSWAPD) + D(LAB_PGDEMOTE_DIRECT) +
-		 D(LAB_PGDEMOTE_KHUGEPAGED));
+		 D(LAB_PGDEMOTE_KHUGEPAGED), passes);
 #undef D
 }
 

@@ -188,12 +188,13 @@ struct lab_opts {
 	int mode;		/* kernel.numa_balancing */
 	double secs;		/* measured duration */
 	size_t size;		/* hot set size in bytes, if the program has one */
+	unsigned long passes;	/* end after this many scan passes, if not 0 */
 	const char *knobs[LAB_MAX_KNOBS];	/* "name=value", applied in order */
 	unsigned int nr_knobs;
 };
 
 /* getopt letters every program accepts; see lab_usage_common(). */
-#define LAB_COMMON_OPTS "s:m:t:M:k:h"
+#define LAB_COMMON_OPTS "s:m:t:M:S:k:h"
 
 /* Set defaults for the common options. */
 void lab_opts_init(struct lab_opts *o, const char *scenario, int mode,
@@ -240,6 +241,8 @@ struct lab_run {
 	const char *name;
 	int mode;
 	double secs;
+	unsigned long passes;
+	long seq0;		/* mm->numa_scan_seq at the start, or -1 */
 	struct lab_probe *probe;
 	struct lab_vmstat base;
 	double t0;
@@ -252,7 +255,8 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 		  const char *name, struct lab_probe *probe);
 /*
  * Take and print a sample if one is due.  Returns true while the run's
- * duration has not elapsed.
+ * duration has not elapsed and, with -S, while the calling process's mm
+ * has completed fewer scan passes than asked for.
  */
 bool lab_run_tick(struct lab_run *run);
 /* Final sample and the "@@ end" line. */
