@@ -164,8 +164,8 @@ run_workload() {
 
 # The same workloads in another mode: scenario 6 (placement reference,
 # mode 1) and 8 (NORMAL|TIERING, mode 3).  Short runs, of LEN: "-t 15",
-# or "-S 10 -t 30" for 10 scan passes (at most 30 s), so that the base
-# and the series are compared over the same number of passes.
+# or "-S 10 -t 60" for 10 scan passes per process (at most 60 s), so
+# that the base and the series are compared over as many passes.
 run_all_workloads() {
 	local s=$1 mode=$2 len=$3
 	run_workload $s.0 s0-private -m $mode $len
@@ -184,7 +184,7 @@ run_scenario() {
 	3) run_workload 3 s3-ro-file -m 2 -t 30 ;;
 	4) run_workload 4 s4-shared-exec -m 2 -t 30 ;;
 	5) run_workload 5 s5-pid-inactive -m 2 -t 60 -P 30 -n 8192 -V 32 ;;
-	6) run_all_workloads 6 1 "-S 10 -t 30" ;;
+	6) run_all_workloads 6 1 "-S 10 -t 60" ;;
 	7) run_workload 7 s7-toptier -m 2 -t 15 ;;
 	8) run_all_workloads 8 3 "-t 15" ;;
 	*) echo "@@ error scenario=$1 msg=unknown-scenario" ;;

@@ -631,8 +631,9 @@ void lab_usage_common(void)
 		"  -m MODE      kernel.numa_balancing, 0..3\n"
 		"  -t SECS      measured duration\n"
 		"  -M MIB       hot set size\n"
-		"  -S PASSES    end the run after PASSES NUMA scan passes of this\n"
-		"               process's mm (numa_scan_seq), or after -t, if sooner\n"
+		"  -S PASSES    end the run once the workload's processes made PASSES\n"
+		"               NUMA scan passes each on average (numa_scan_seq),\n"
+		"               or after -t, if sooner\n"
 		"  -k NAME=VAL  set a knob after the fast scan defaults (repeatable):\n"
 		"               scan_delay_ms scan_period_min_ms scan_period_max_ms\n"
 		"               scan_size_mb hot_threshold_ms promote_rate_limit_MBps\n");
@@ -715,14 +716,36 @@ static void run_sample(struct lab_run *run, double t)
 		 lab_vmstat_delta(&now, &run->base, LAB_NUMA_PAGES_MIGRATED));
 }
 
-int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
-		  const char *name, struct lab_probe *probe)
+/* Scan passes completed by the run's processes since t=0, or -1. */
+static long run_scan_passes(const struct lab_run *run)
 {
+	long seq, sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < run->nr_pids; i++) {
+		seq = lab_numa_scan_seq(run->pids[i]);
+		if (seq < 0 || run->seq0[i] < 0)
+			return -1;
+		sum += seq - run->seq0[i];
+	}
+	return sum;
+}
+
+int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
+		  const char *name, struct lab_probe *probe,
+		  const pid_t *readers, unsigned int nr_readers)
+{
+	unsigned int i;
+
 	run->scenario = o->scenario;
 	run->name = name;
 	run->mode = o->mode;
 	run->secs = o->secs;
 	run->passes = o->passes;
+	run->nr_pids = 0;
+	run->pids[run->nr_pids++] = getpid();
+	for (i = 0; i < nr_readers && run->nr_pids < LAB_MAX_PROCS; i++)
+		run->pids[run->nr_pids++] = readers[i];
 	run->probe = probe;
 	run->t90 = -1;
 	run->top_pct = -1;
@@ -731,8 +754,9 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 	if (lab_start_balancing(o))
 		return -1;
 	lab_vmstat_read(&run->base);
-	run->seq0 = lab_numa_scan_seq(getpid());
-	if (run->passes && run->seq0 < 0) {
+	for (i = 0; i < run->nr_pids; i++)
+		run->seq0[i] = lab_numa_scan_seq(run->pids[i]);
+	if (run->passes && run_scan_passes(run) < 0) {
 		lab_error(run->scenario, "no-numa-scan-seq");
 		return -1;
 	}
@@ -754,10 +778,11 @@ bool lab_run_tick(struct lab_run *run)
 	/*
 	 * How many PTEs a pass makes PROT_NONE is what placement decides;
 	 * how many passes fit in a fixed time is scheduling.  A run of a
-	 * fixed number of passes compares kernels by the former.
+	 * fixed number of passes compares kernels by the former.  Readers
+	 * have mms of their own, scanned at their own pace: count all.
 	 */
 	if (run->passes &&
-	    lab_numa_scan_seq(getpid()) - run->seq0 >= (long)run->passes)
+	    run_scan_passes(run) >= (long)(run->passes * run->nr_pids))
 		return false;
 	return now - run->t0 < run->secs;
 }
@@ -765,9 +790,9 @@ bool lab_run_tick(struct lab_run *run)
 void lab_run_end(struct lab_run *run)
 {
 	double secs = lab_now() - run->t0;
-	long seq = lab_numa_scan_seq(getpid());
+	long passes = run_scan_passes(run);
 	struct lab_vmstat now;
-	char t90[32], passes[32];
+	char t90[32], passes_str[32];
 
 	run_sample(run, secs);
 	lab_vmstat_read(&now);
@@ -775,10 +800,10 @@ void lab_run_end(struct lab_run *run)
 		snprintf(t90, sizeof(t90), "-1");
 	else
 		snprintf(t90, sizeof(t90), "%.1f", run->t90);
-	if (run->seq0 < 0 || seq < 0)
-		snprintf(passes, sizeof(passes), "NA");
+	if (passes < 0)
+		snprintf(passes_str, sizeof(passes_str), "NA");
 	else
-		snprintf(passes, sizeof(passes), "%ld", seq - run->seq0);
+		snprintf(passes_str, sizeof(passes_str), "%ld", passes);
 
 #define D(item) lab_vmstat_delta(&now, &run->base, item)
 	lab_emit("end scenario=%s secs=%.1f top_pct=%.1f t90=%s "
@@ -792,7 +817,7 @@ void lab_run_end(struct lab_run *run)
 		 D(LAB_NUMA_PAGES_MIGRATED), D(LAB_PGPROMOTE_SUCCESS),
 		 D(LAB_PGPROMOTE_CANDIDATE),
 		 D(LAB_PGDEMOTE_KSWAPD) + D(LAB_PGDEMOTE_DIRECT) +
-		 D(LAB_PGDEMOTE_KHUGEPAGED), passes);
+		 D(LAB_PGDEMOTE_KHUGEPAGED), passes_str);
 #undef D
 }
 
@@ -868,7 +893,7 @@ int lab_run_hot_region(const struct lab_opts *o, const char *name,
 		}
 	}
 
-	if (lab_run_begin(&run, o, name, &probe))
+	if (lab_run_begin(&run, o, name, &probe, children + 1, nr_procs - 1))
 		return 1;
 	while (lab_run_tick(&run))
 		lab_touch(hot->addr, hot->len);

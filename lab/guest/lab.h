@@ -231,6 +231,8 @@ int lab_start_balancing(const struct lab_opts *o);
 
 /* ---- sampler --------------------------------------------------------- */
 
+#define LAB_MAX_PROCS	16
+
 /*
  * One measured run: "@@ begin", a "@@ sample" about once a second, "@@ end".
  * lab_run_begin() starts NUMA balancing in the mode of -m; t counts from
@@ -241,8 +243,11 @@ struct lab_run {
 	const char *name;
 	int mode;
 	double secs;
-	unsigned long passes;
-	long seq0;		/* mm->numa_scan_seq at the start, or -1 */
+	unsigned long passes;	/* -S: per process, on average */
+	/* The workload's processes: the caller first, then its readers. */
+	pid_t pids[LAB_MAX_PROCS];
+	long seq0[LAB_MAX_PROCS];	/* their mm->numa_scan_seq at t=0 */
+	unsigned int nr_pids;
 	struct lab_probe *probe;
 	struct lab_vmstat base;
 	double t0;
@@ -251,12 +256,17 @@ struct lab_run {
 	double top_pct;		/* last sampled value */
 };
 
+/*
+ * @readers: the @nr_readers processes (each with its own mm) that read the
+ * hot set besides the caller; their scan passes count towards -S.
+ */
 int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
-		  const char *name, struct lab_probe *probe);
+		  const char *name, struct lab_probe *probe,
+		  const pid_t *readers, unsigned int nr_readers);
 /*
  * Take and print a sample if one is due.  Returns true while the run's
- * duration has not elapsed and, with -S, while the calling process's mm
- * has completed fewer scan passes than asked for.
+ * duration has not elapsed and, with -S, while the workload's processes
+ * have completed fewer than -S scan passes each on average.
  */
 bool lab_run_tick(struct lab_run *run);
 /* Final sample and the "@@ end" line. */
@@ -277,8 +287,6 @@ pid_t lab_spawn_toucher(const struct lab_region *regions,
 			unsigned int nr_regions, double deadline);
 /* SIGTERM and reap a child; returns its wait status. */
 int lab_stop_child(pid_t pid);
-
-#define LAB_MAX_PROCS	16
 
 /*
  * The measured run of scenarios 0-3: @hot, already allocated on the slow

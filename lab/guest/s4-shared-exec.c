@@ -121,7 +121,8 @@ int main(int argc, char **argv)
 	if (lab_check_placement(o.scenario, &probe, LAB_SLOW_NODE))
 		return 1;
 
-	if (lab_run_begin(&run, &o, "shared-exec", &probe))
+	if (lab_run_begin(&run, &o, "shared-exec", &probe, children + 1,
+			  nr_procs - 1))
 		return 1;
 	while (lab_run_tick(&run))
 		lab_touch(hot.addr, hot.len);

@@ -245,7 +245,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (lab_run_begin(&run, &o, "pid-inactive", &probe))
+	if (lab_run_begin(&run, &o, "pid-inactive", &probe, NULL, 0))
 		return 1;
 	next_seq_report = run.t0;
 	while (lab_run_tick(&run)) {

@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (lab_run_begin(&run, &o, "toptier", &probe))
+	if (lab_run_begin(&run, &o, "toptier", &probe, NULL, 0))
 		return 1;
 	while (lab_run_tick(&run))
 		for (i = 0; i <= nr_vmas; i++)
