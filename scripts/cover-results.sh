@@ -1,28 +1,33 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # cover-results.sh SUMMARY BASE SERIES: the lab table of a cover letter,
-# base vs series per scenario, from a summary.tsv of one lab run.
+# base vs series per scenario, from a summary.tsv of one lab run and the
+# ends.tsv beside it (PTE updates of each run: both kernels ran every
+# scenario for the same time, or 6.0-6.4 for the same scan passes).
 set -eu
 summary=${1:?usage: cover-results.sh SUMMARY BASE SERIES}
 base=${2:?usage: cover-results.sh SUMMARY BASE SERIES}
 series=${3:?usage: cover-results.sh SUMMARY BASE SERIES}
+ends=$(dirname "$summary")/ends.tsv
 awk -F'\t' -v b="$base" -v s="$series" '
 function t90(x) { return (x == "-1" || x == "NA") ? "never" : x "s" }
-NR == 1 { next }
+FILENAME != ARGV[1] { pte[$1, $3] = $9; next }
+FNR == 1 { next }
 $1 == b || $1 == s {
 	if (!($3 in seen)) { order[++n] = $3; seen[$3] = 1 }
 	name[$3] = $4; mode[$3] = $5
 	top[$1, $3] = $6 "%"; reach[$1, $3] = t90($7)
-	pte[$1, $3] = $8; verdict[$1, $3] = $14
 }
 END {
 	printf "Two-tier QEMU guest (node 1 CPU-less, lower tier via ACPI HMAT),\n"
 	printf "top-tier share of the hot set at the end of the run, time to 90%%,\n"
-	printf "PTE updates/s; %s vs %s in one run (make check):\n\n", b, s
-	printf "  %-5s %-14s %4s | %7s %6s %8s | %7s %6s %8s\n", "scn", "workload", "mode", "base", "t90", "pte/s", "series", "t90", "pte/s"
+	printf "PTE updates in the run (the same time on both kernels; 6.0-6.4 the\n"
+	printf "same number of scan passes), %s vs %s, one make\n", b, s
+	printf "check run:\n\n"
+	printf "  %-5s %-14s %4s | %7s %6s %9s | %7s %6s %9s\n", "scn", "workload", "mode", "base", "t90", "PTE upd", "series", "t90", "PTE upd"
 	for (i = 1; i <= n; i++) {
 		c = order[i]
-		printf "  %-5s %-14s %4s | %7s %6s %8s | %7s %6s %8s\n", c, name[c], mode[c], \
+		printf "  %-5s %-14s %4s | %7s %6s %9s | %7s %6s %9s\n", c, name[c], mode[c], \
 			top[b, c], reach[b, c], pte[b, c], top[s, c], reach[s, c], pte[s, c]
 	}
-}' "$summary"
+}' "$summary" "$ends"
