@@ -188,7 +188,7 @@ struct lab_opts {
 	int mode;		/* kernel.numa_balancing */
 	double secs;		/* measured duration */
 	size_t size;		/* hot set size in bytes, if the program has one */
-	unsigned long passes;	/* end after this many scan passes, if not 0 */
+	unsigned long passes;	/* -S: scan passes per process, or 0 */
 	const char *knobs[LAB_MAX_KNOBS];	/* "name=value", applied in order */
 	unsigned int nr_knobs;
 };

@@ -22,7 +22,6 @@
 
 #include "lab.h"
 
-#define MAX_PROCS	16
 
 static const char usage[] =
 	"Scenario 4: a file on the slow node mapped PROT_READ|PROT_EXEC\n"
@@ -41,7 +40,7 @@ static int parse_opt(int opt, const char *arg)
 		dir = arg;
 		return 0;
 	case 'p':
-		return lab_parse_ulong(arg, 1, MAX_PROCS, &nr_procs);
+		return lab_parse_ulong(arg, 1, LAB_MAX_PROCS, &nr_procs);
 	}
 	return -1;
 }
@@ -76,7 +75,7 @@ static pid_t spawn_library_user(int fd, size_t len, double deadline)
 
 int main(int argc, char **argv)
 {
-	pid_t children[MAX_PROCS];
+	pid_t children[LAB_MAX_PROCS];
 	struct lab_region hot;
 	struct lab_probe probe;
 	struct lab_opts o;
