@@ -872,7 +872,7 @@ int lab_stop_child(pid_t pid)
 int lab_run_hot_region(const struct lab_opts *o, const char *name,
 		       const struct lab_region *hot, unsigned long nr_procs)
 {
-	pid_t children[LAB_MAX_PROCS];
+	pid_t children[LAB_MAX_PROCS] = { 0 };
 	struct lab_probe probe;
 	struct lab_run run;
 	unsigned long i;

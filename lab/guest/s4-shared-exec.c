@@ -75,7 +75,7 @@ static pid_t spawn_library_user(int fd, size_t len, double deadline)
 
 int main(int argc, char **argv)
 {
-	pid_t children[LAB_MAX_PROCS];
+	pid_t children[LAB_MAX_PROCS] = { 0 };
 	struct lab_region hot;
 	struct lab_probe probe;
 	struct lab_opts o;
