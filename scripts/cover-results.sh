@@ -1,15 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# cover-results.sh SUMMARY BASE SERIES: the lab table of a cover letter,
-# base vs series per scenario, from a summary.tsv of one lab run and the
-# ends.tsv beside it (PTE updates of each run: both kernels ran every
-# scenario for the same time, or 6.0-6.4 for the same scan passes).
+# cover-results.sh SUMMARY BASE SERIES [TARGET]: the lab table of a cover
+# letter, base vs series per scenario, from a summary.tsv of one lab run
+# of make TARGET (check by default) and the ends.tsv beside it (PTE
+# updates of each run: both kernels ran every scenario for the same time,
+# or 6.0-6.4 for the same scan passes).
 set -eu
 summary=${1:?usage: cover-results.sh SUMMARY BASE SERIES}
 base=${2:?usage: cover-results.sh SUMMARY BASE SERIES}
 series=${3:?usage: cover-results.sh SUMMARY BASE SERIES}
+target=${4:-check}
 ends=$(dirname "$summary")/ends.tsv
-awk -F'\t' -v b="$base" -v s="$series" '
+awk -F'\t' -v b="$base" -v s="$series" -v target="$target" '
 function t90(x) { return (x == "-1" || x == "NA") ? "never" : x "s" }
 FILENAME != ARGV[1] { pte[$1, $3] = $9; next }
 FNR == 1 { next }
@@ -23,7 +25,7 @@ END {
 	printf "top-tier share of the hot set at the end of the run, time to 90%%,\n"
 	printf "PTE updates in the run (the same time on both kernels; 6.0-6.4 the\n"
 	printf "same number of scan passes), %s vs %s, one make\n", b, s
-	printf "check run:\n\n"
+	printf "%s run:\n\n", target
 	printf "  %-5s %-14s %4s | %7s %6s %9s | %7s %6s %9s\n", "scn", "workload", "mode", "base", "t90", "PTE upd", "series", "t90", "PTE upd"
 	for (i = 1; i <= n; i++) {
 		c = order[i]
