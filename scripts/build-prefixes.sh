@@ -50,6 +50,9 @@ warnings() {
 
 i=0
 status=0
+# The configs that turn a feature off, and the objects they do not build.
+feature_off=
+case $cfg in no-*) feature_off=yes ;; esac
 outside=
 for c in "$base" $commits; do
 	git -C "$wt" checkout -q --detach "$c"
@@ -79,7 +82,7 @@ for c in "$base" $commits; do
 			built="$built $o"
 		elif grep -q "No rule to make target '$o'" "$log"; then
 			:
-		elif [ $i -eq 0 ] && case $cfg in no-*) true ;; *) false ;; esac then
+		elif [ $i -eq 0 ] && [ -n "$feature_off" ]; then
 			outside="$outside $o"
 			printf 'skip %s: %s is not built in config %s (the base does not compile it)\n' "$label" "$o" "$cfg"
 		else

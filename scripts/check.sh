@@ -114,14 +114,18 @@ fi
 # check-full: the bisection points of the mainline series in the lab. 1-5
 # is the backport set and must do all the series does.  1-3 must not break
 # what the base promoted, must already fix 1, 3 and 4 and leave placement
-# (6, 7) alone; the PID filter is patches 4-5, so 1-3 skips scenario 5 and
-# is held to no less than the base in 8.5 (PID-inactive VMAs in mode 3),
-# not to the 90 % that 4-5 bring.
+# (6, 7) alone.  The PID filter is patches 4-5, so 1-3 skips scenario 5,
+# and in 8.5 (PID-inactive VMAs in mode 3) it is judged as the base is:
+# the PID filter still holds them.  How much either kernel brings back
+# there is timing (2-66 % on the base), so no share is compared.
 if [ -n "${CHECK_FULL:-}" ] && [ -f "$top/series/mainline/series" ]; then
 	t "lab run completes: 7.3.4-p5 (bisection point)" \
 		lab_run_scenarios "0 1 2 3 4 5 6 7 8" "$LAB_CACHE/check-results-p5" 7.3.4-base 7.3.4-p5
 	verdicts "$LAB_CACHE/check-results-p5/latest/summary.tsv"
-	grep -v '^8\\\.5	series	top_pct	ge	90$' "$top/lab/expect.tsv" >"$LAB_CACHE/expect-p3.tsv"
+	{
+		grep -v '^8\\\.5	series	' "$top/lab/expect.tsv"
+		printf '8\\.5\tseries\tskip:pid_inactive\tge\t268435456\n'
+	} >"$LAB_CACHE/expect-p3.tsv"
 	lab_run_p3() (
 		LAB_EXPECT=$LAB_CACHE/expect-p3.tsv
 		export LAB_EXPECT
