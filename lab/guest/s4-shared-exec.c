@@ -22,7 +22,6 @@
 
 #include "lab.h"
 
-
 static const char usage[] =
 	"Scenario 4: a file on the slow node mapped PROT_READ|PROT_EXEC\n"
 	"MAP_PRIVATE by NPROC processes (each maps it), read in a loop.\n"
