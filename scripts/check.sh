@@ -117,7 +117,7 @@ fi
 # (6, 7) alone.  The PID filter is patches 4-5, so 1-3 skips scenario 5,
 # and in 8.5 (PID-inactive VMAs in mode 3) it is judged as the base is:
 # the PID filter still holds them.  How much either kernel brings back
-# there is timing (2-66 % on the base), so no share is compared.
+# there is timing (2-73 % on the base), so no share is compared.
 if [ -n "${CHECK_FULL:-}" ] && [ -f "$top/series/mainline/series" ]; then
 	t "lab run completes: 7.3.4-p5 (bisection point)" \
 		lab_run_scenarios "0 1 2 3 4 5 6 7 8" "$LAB_CACHE/check-results-p5" 7.3.4-base 7.3.4-p5
