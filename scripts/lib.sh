@@ -54,6 +54,74 @@ apt_mirror() {
 	apt_uris | grep -E '^[a-z+]+://.*/debian$' | head -n 1
 }
 
+# ---- scripts/kernels.tsv: the only place kernels are named ----------
+# Columns: name, kind (base: a Debian base as is; series: a base with a
+# series or its first N patches; peer: a base with another mechanism's
+# config), base (a version of bases.tsv), series (directory under series/,
+# ":N" for its first N patches, - for none), fragments (under kconfig/).
+
+# The functions below need $here, the scripts/ directory, set by every
+# script before it sources this file.
+
+# tsv_awk PROGRAM_TEXT [AWK_ARGS...] FILE...: run an awk program with
+# tsv.awk's col() (columns by header name).
+tsv_awk() {
+	_prog=$(mktemp)
+	printf '%s\n' "$1" >"$_prog"
+	shift
+	awk -f "${here:?}/tsv.awk" -f "$_prog" "$@"
+	_rc=$?
+	rm -f "$_prog"
+	return $_rc
+}
+
+# kernels_awk PROGRAM_TEXT [-v VAR=VALUE...]: tsv_awk on kernels.tsv.
+kernels_awk() {
+	tsv_awk "$@" "${here:?}/kernels.tsv"
+}
+
+# kernel_names: every kernel name, one a line.
+kernel_names() {
+	kernels_awk '{ print col("name") }'
+}
+
+# kernel_check NAME...: die unless every NAME is a kernel of kernels.tsv.
+kernel_check() {
+	for _k in "$@"; do
+		kernel_names | grep -qxF -- "$_k" ||
+			die "unknown kernel '$_k' (known: $(kernel_names | tr '\n' ' '))"
+	done
+}
+
+# kernel_col NAME COLUMN: one field of NAME's row.
+kernel_col() {
+	kernel_check "$1"
+	kernels_awk 'col("name") == n { print col(c) }' -v n="$1" -v c="$2"
+}
+
+# series_kernel SERIES: the kernel with all of series/SERIES applied.
+series_kernel() {
+	_sk=$(kernels_awk 'col("kind") == "series" && col("series") == s { print col("name"); exit }' -v s="$1")
+	[ -n "$_sk" ] || die "unknown series '$1' (known: $(kernels_awk 'col("kind") == "series" && col("series") !~ /:/ { printf "%s ", col("series") }'))"
+	printf '%s\n' "$_sk"
+}
+
+# base_kernel NAME: the kernel of kind base built from NAME's base.
+base_kernel() {
+	_b=$(kernel_col "$1" base)
+	kernels_awk 'col("kind") == "base" && col("base") == b { print col("name"); exit }' -v b="$_b"
+}
+
+# kernel_patches NAME: how many patches of its series NAME has (0 for none).
+kernel_patches() {
+	_s=$(kernel_col "$1" series)
+	case $_s in
+	-) echo 0 ;;
+	*:*) echo "${_s#*:}" ;;
+	*) series_patches "$here/../series/$_s" | wc -l ;;
+	esac
+}
+
 # series_patches SERIESDIR [COUNT]: the patch files SERIESDIR/series lists
 # (its first COUNT), one a line.
 series_patches() {
