@@ -408,8 +408,11 @@ int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,
 	unsigned long total = 0, stride, k, idx;
 	unsigned int r;
 
-	for (r = 0; r < nr_regions; r++)
+	probe->bytes = 0;
+	for (r = 0; r < nr_regions; r++) {
 		total += regions[r].len / LAB_PAGE_SIZE;
+		probe->bytes += regions[r].len;
+	}
 	if (!total || !max_pages)
 		return -1;
 
@@ -478,6 +481,7 @@ void lab_probe_free(struct lab_probe *probe)
 	probe->pages = NULL;
 	probe->status = NULL;
 	probe->nr = 0;
+	probe->bytes = 0;
 }
 
 /* ---- /proc/vmstat ---------------------------------------------------- */
@@ -810,14 +814,14 @@ void lab_run_end(struct lab_run *run)
 		 "pte_updates=%llu huge_pte_updates=%llu hint_faults=%llu "
 		 "hint_faults_local=%llu pages_migrated=%llu "
 		 "pgpromote_success=%llu pgpromote_candidate=%llu pgdemote=%llu "
-		 "scan_passes=%s",
+		 "scan_passes=%s hot_bytes=%zu",
 		 run->scenario, secs, run->top_pct, t90,
 		 D(LAB_NUMA_PTE_UPDATES), D(LAB_NUMA_HUGE_PTE_UPDATES),
 		 D(LAB_NUMA_HINT_FAULTS), D(LAB_NUMA_HINT_FAULTS_LOCAL),
 		 D(LAB_NUMA_PAGES_MIGRATED), D(LAB_PGPROMOTE_SUCCESS),
 		 D(LAB_PGPROMOTE_CANDIDATE),
 		 D(LAB_PGDEMOTE_KSWAPD) + D(LAB_PGDEMOTE_DIRECT) +
-		 D(LAB_PGDEMOTE_KHUGEPAGED), passes_str);
+		 D(LAB_PGDEMOTE_KHUGEPAGED), passes_str, run->probe->bytes);
 #undef D
 }
 

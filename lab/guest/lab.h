@@ -134,6 +134,7 @@ struct lab_probe {
 	void **pages;
 	int *status;
 	unsigned long nr;
+	size_t bytes;		/* the regions' total length: the hot set */
 };
 
 int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,
@@ -269,7 +270,12 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
  * have completed fewer than -S scan passes each on average.
  */
 bool lab_run_tick(struct lab_run *run);
-/* Final sample and the "@@ end" line. */
+/*
+ * Final sample and the "@@ end" line.  lab_run_end() is the only list of
+ * its fields: the host reads them by name (scripts/parse-console.awk makes
+ * them the columns of ends.tsv, in this order).  hot_bytes is the size of
+ * the hot set top_pct is measured over: the regions of the run's probe.
+ */
 void lab_run_end(struct lab_run *run);
 
 /* ---- child processes ------------------------------------------------- */
