@@ -37,16 +37,28 @@
 
 #include "lab.h"
 
+/*
+ * The largest -n and -T: scripts/scale.sh reads them with -L, so that its
+ * grid is checked against these and not against a copy.
+ */
+#define MAX_VMAS	16384
+#define MAX_THREADS	512
+
+#define STR(x)		#x
+#define XSTR(x)		STR(x)
+
 static const char usage[] =
 	"Scenario 5: NVMAS small hot VMAs and a budget eater read by NTHREADS\n"
 	"threads; the VMAs live on the top tier first, then are demoted.\n"
-	"  -n NVMAS     hot VMAs (default 4096)\n"
+	"  -n NVMAS     hot VMAs, at most " XSTR(MAX_VMAS) " (default 4096)\n"
 	"  -V KIB       size of each hot VMA (default 64)\n"
-	"  -T NTHREADS  reader threads, at most 512 (default 16)\n"
+	"  -T NTHREADS  reader threads, at most " XSTR(MAX_THREADS) " (default 16)\n"
 	"  -E MIB       budget eater on the slow node, 0 for none (default 512)\n"
 	"  -P SECS      longest top-tier phase (default 30)\n"
 	"  -q SEQS      leave the top tier after this many scan sequences\n"
 	"               (mm->numa_scan_seq; default 3)\n"
+	"  -L           print the limits of -n and -T and exit:\n"
+	"               max_vmas=N max_threads=N\n"
 	"Defaults: -s 5 -m 2 -t 60 -k scan_size_mb=16; -M is not used.\n";
 
 static unsigned long nr_vmas = 4096;
@@ -82,17 +94,21 @@ static int parse_opt(int opt, const char *arg)
 {
 	switch (opt) {
 	case 'n':
-		return lab_parse_ulong(arg, 1, 16384, &nr_vmas);
+		return lab_parse_ulong(arg, 1, MAX_VMAS, &nr_vmas);
 	case 'V':
 		return lab_parse_ulong(arg, 4, 2048, &vma_kib);
 	case 'T':
-		return lab_parse_ulong(arg, 1, 512, &nr_threads);
+		return lab_parse_ulong(arg, 1, MAX_THREADS, &nr_threads);
 	case 'E':
 		return lab_parse_ulong(arg, 0, 900, &eater_mib);
 	case 'P':
 		return lab_parse_ulong(arg, 0, 600, &top_max_secs);
 	case 'q':
 		return lab_parse_ulong(arg, 0, 1000, &top_seqs);
+	case 'L':
+		/* Before any set-up: it runs on the host too. */
+		printf("max_vmas=%d max_threads=%d\n", MAX_VMAS, MAX_THREADS);
+		exit(0);
 	}
 	return -1;
 }
@@ -192,7 +208,7 @@ int main(int argc, char **argv)
 
 	lab_opts_init(&o, "5", 2, 60, 0);
 	lab_opts_add_knob(&o, "scan_size_mb=16");
-	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:L", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
 
