@@ -1,33 +1,84 @@
 # SPDX-License-Identifier: GPL-2.0
-# parse-console.awk -v kernel=NAME -v kind=base|series -v dir=OUTDIR CONSOLE
-# Turns the guest's "@@ " lines into tab-separated rows appended to
-# OUTDIR/samples.tsv, OUTDIR/ends.tsv, OUTDIR/skips.tsv and OUTDIR/errors.tsv,
-# and OUTDIR/cpu.tsv for the "@@ cpu" lines of damon-run (lab.cpu=1,
-# lab.damon=1; a normal run has none and gets no cpu.tsv).
-# Everything else on the console is prose and ignored.
-
-function kv(    i, n, f, k) {
-	delete v
-	n = split(rest, f, " ")
-	for (i = 1; i <= n; i++) {
-		k = index(f[i], "=")
-		if (k > 1)
-			v[substr(f[i], 1, k - 1)] = substr(f[i], k + 1)
-	}
-}
-
-function get(k) {
-	return (k in v) ? v[k] : "NA"
-}
+# parse-console.awk -v kernel=NAME -v kind=KIND -v dir=OUTDIR CONSOLE
+# Turns the guest's "@@ TAG key=value ..." lines into rows of one table per
+# tag in OUTDIR:
+#   sample -> samples.tsv   end -> ends.tsv   skip -> skips.tsv
+#   error  -> errors.tsv    cpu -> cpu.tsv (damon-run, lab.cpu=1/lab.damon=1)
+# A table is made only when its tag occurs.  Each has a header line:
+# "kernel kind", then the keys of the guest's line in the order it prints
+# them, so the fields are declared in the guest's C code alone.  ends.tsv
+# also carries "name" and "mode" of the scenario's "@@ begin" line, right
+# after "scenario".  The header is written when the file is made; the
+# consoles of further kernels in OUTDIR append rows, and must have the
+# same keys (else exit 2: one table cannot hold two layouts).
+# Other "@@" lines (boot, begin, done, ...) and all prose are not tables.
+# Exit status: 2 no "@@ boot" line or a key mismatch, 3 the guest had no
+# lower tier or no NUMA balancing counters (no results), else 0.
 
 BEGIN {
 	OFS = "\t"
-	samples = dir "/samples.tsv"
-	ends = dir "/ends.tsv"
-	skips = dir "/skips.tsv"
-	errors = dir "/errors.tsv"
-	cpu = dir "/cpu.tsv"
-	nend = split("name mode secs top_pct t90 pte_updates huge_pte_updates hint_faults hint_faults_local pages_migrated pgpromote_success pgpromote_candidate pgdemote scan_passes", endkeys, " ")
+	if (kernel == "" || kind == "" || dir == "") {
+		print "usage: awk -f parse-console.awk -v kernel=NAME -v kind=KIND -v dir=OUTDIR CONSOLE" > "/dev/stderr"
+		bad = 1
+		exit 2
+	}
+	file["sample"] = "samples.tsv"
+	file["end"] = "ends.tsv"
+	file["skip"] = "skips.tsv"
+	file["error"] = "errors.tsv"
+	file["cpu"] = "cpu.tsv"
+}
+
+# The line's tag, its keys in order (key[1..nkeys]) and values (val[key]).
+function split_line(line,    f, n, i, k) {
+	delete val
+	nkeys = 0
+	n = split(line, f, " ")
+	tag = f[1]
+	for (i = 2; i <= n; i++) {
+		k = index(f[i], "=")
+		if (k < 2 || (substr(f[i], 1, k - 1) in val))
+			continue
+		key[++nkeys] = substr(f[i], 1, k - 1)
+		val[key[nkeys]] = substr(f[i], k + 1)
+		if (tag == "end" && key[nkeys] == "scenario") {
+			s = val["scenario"]
+			key[++nkeys] = "name"
+			val["name"] = (s in name) ? name[s] : "NA"
+			key[++nkeys] = "mode"
+			val["mode"] = (s in mode) ? mode[s] : "NA"
+		}
+	}
+}
+
+function fail(msg) {
+	print FILENAME ":" FNR ": " msg > "/dev/stderr"
+	bad = 1
+	exit 2
+}
+
+# The first row of a tag in this console makes its table or checks the
+# header of the table an earlier console made.
+function table_row(    path, hdr, row, first, r, i) {
+	path = dir "/" file[tag]
+	hdr = "kernel" OFS "kind"
+	row = kernel OFS kind
+	for (i = 1; i <= nkeys; i++) {
+		hdr = hdr OFS key[i]
+		row = row OFS val[key[i]]
+	}
+	if (!(tag in header)) {
+		first = ""
+		r = (getline first < path)
+		close(path)
+		if (r > 0 && first != hdr)
+			fail(path " has the columns \"" first "\", but the guest's \"@@ " tag "\" lines give \"" hdr "\"")
+		if (r <= 0)
+			print hdr >> path
+		header[tag] = hdr
+	} else if (hdr != header[tag])
+		fail("\"@@ " tag "\" line with the keys \"" hdr "\", not \"" header[tag] "\" as before")
+	print row >> path
 }
 
 {
@@ -36,50 +87,28 @@ BEGIN {
 	if (!p)
 		next
 	line = substr($0, p + 3)
-	tag = line
-	sub(/ .*/, "", tag)
-	rest = substr(line, length(tag) + 2)
-	kv()
+	sub(/\r$/, "", line)
+	split_line(line)
 }
 
 tag == "boot" {
 	boot_seen = 1
-	lower = get("lower_tier")
-	vmstat = get("vmstat")
+	lower = ("lower_tier" in val) ? val["lower_tier"] : "NA"
+	vmstat = ("vmstat" in val) ? val["vmstat"] : "NA"
 }
 
 tag == "begin" {
-	name[get("scenario")] = get("name")
-	mode[get("scenario")] = get("mode")
+	name[val["scenario"]] = ("name" in val) ? val["name"] : "NA"
+	mode[val["scenario"]] = ("mode" in val) ? val["mode"] : "NA"
 }
 
-tag == "sample" {
-	print kernel, kind, get("scenario"), get("t"), get("top_pct"), get("pte_updates"), get("hint_faults"), get("pgpromote_success"), get("pages_migrated") >> samples
-}
-
-tag == "skip" {
-	print kernel, kind, get("scenario"), get("comm"), get("pid"), get("reason"), get("events"), get("vmas"), get("bytes") >> skips
-}
-
-tag == "end" {
-	s = get("scenario")
-	v["name"] = (s in name) ? name[s] : "NA"
-	v["mode"] = (s in mode) ? mode[s] : "NA"
-	row = kernel OFS kind OFS s
-	for (i = 1; i <= nend; i++)
-		row = row OFS get(endkeys[i])
-	print row >> ends
-}
-
-tag == "cpu" {
-	print kernel, kind, get("scenario"), get("mech"), get("secs"), get("user_ms"), get("sys_ms"), get("kdamond_ms"), get("promoted_bytes"), get("demoted_bytes") >> cpu
-}
-
-tag == "error" {
-	print kernel, kind, get("scenario"), get("msg") >> errors
+tag in file {
+	table_row()
 }
 
 END {
+	if (bad)
+		exit 2
 	if (!boot_seen) {
 		print "no boot line from the guest" > "/dev/stderr"
 		exit 2
