@@ -1,20 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# mkinitramfs.sh OUT BINDIR INIT: pack busybox-static, the lab's guest
-# programs (BINDIR/*, installed as /lab/bin/*) and INIT (as /init) into the
-# gzip'ed newc cpio OUT.
+# mkinitramfs.sh OUT BINDIR [KSFT_BINDIR]: pack the lab guest into the
+# gzip'ed newc cpio OUT: busybox-static (/bin), lab/guest/init.sh as /init
+# with the files it sources (lab/guest/run-*.sh) and the scenario table
+# with its reader (lab/scenarios.tsv, scripts/tsv.awk, lab/guest/scenarios.awk)
+# in /lab, the guest programs (BINDIR/*, from make -C lab/guest) in /lab/bin,
+# and, when given, the mm kselftests and their plan (KSFT_BINDIR/*, from
+# lab/kselftest/build.sh) in /lab/ksft.  lab.run= on the kernel command
+# line picks what /init runs.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-out=${1:?usage: mkinitramfs.sh OUT BINDIR INIT}
-bindir=${2:?usage: mkinitramfs.sh OUT BINDIR INIT}
-init=${3:?usage: mkinitramfs.sh OUT BINDIR INIT}
+usage="usage: mkinitramfs.sh OUT BINDIR [KSFT_BINDIR]"
+out=${1:?$usage}
+bindir=${2:?$usage}
+ksftdir=${3:-}
+[ $# -le 3 ] || die "$usage"
+lab=$here/../lab
 busybox=${BUSYBOX:-/bin/busybox}
 need cpio cpio
 [ -x "$busybox" ] && file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	die "$busybox is not a static busybox; install Debian package busybox-static (make deps)"
 [ -d "$bindir" ] || die "$bindir: no guest programs; build them with 'make -C lab/guest'"
+[ -z "$ksftdir" ] || [ -f "$ksftdir/ksft-plan" ] ||
+	die "$ksftdir: no ksft-plan; build the kselftests with lab/kselftest/build.sh"
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT INT TERM
@@ -23,8 +33,13 @@ cp "$busybox" "$root/bin/busybox"
 for applet in $("$busybox" --list); do
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
-find "$bindir" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/lab/bin/" \;
-cp "$init" "$root/init"
+cp "$lab/guest/init.sh" "$root/init"
 chmod 0755 "$root/init"
+cp "$lab/guest"/run-*.sh "$lab/guest/scenarios.awk" "$lab/scenarios.tsv" "$here/tsv.awk" "$root/lab/"
+find "$bindir" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/lab/bin/" \;
+if [ -n "$ksftdir" ]; then
+	mkdir -p "$root/lab/ksft"
+	find "$ksftdir" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/lab/ksft/" \;
+fi
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -1,16 +1,29 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# busybox ash, like dash, has `local`, which POSIX sh lacks:
+# shellcheck shell=dash
 #
-# /init of the NUMA-tiering lab guest (busybox sh).
-#
-# Checks that node 1 is a lower memory tier than node 0, runs the scenarios
-# named by lab.scenarios= on the kernel command line (default 0-8) and
-# powers off.  Results are "@@ " lines on the console (see lab.h and the
-# scenario programs in /lab/bin); everything else is prose.
+# /init of the NUMA-tiering lab guest (busybox sh, PID 1), packed by
+# scripts/mkinitramfs.sh.  Mounts, checks that node 1 is a lower memory
+# tier than node 0 (the "@@ boot" line), runs what lab.run= names and
+# powers off:
+#   lab        the scenarios of /lab/scenarios.tsv named by lab.scenarios=
+#   debug      under a debug kernel: the table's debug rows briefly, in
+#              numa_balancing 2 and then 3, for the host to look for kernel
+#              reports (lab/debug/reports.awk) in the console
+#   kselftest  the mm kselftests in /lab/ksft (lab/guest/run-kselftest.sh)
+# Without a lower tier nothing runs; the lab run also needs the NUMA
+# balancing counters.  Results are "@@ " lines on the console (see lab.h
+# and the programs in /lab/bin); everything else is prose.
 #
 # Kernel command line:
-#   lab.scenarios=0,1,5   scenarios to run, in this order (default 0-8)
-#   lab.secs=N            measured duration of every workload (override)
+#   lab.run=lab|debug|kselftest   what to run (default lab)
+# lab run:
+#   lab.scenarios=0,6,8.5 selections of the table's lab rows, in this
+#                         order: N is the row with id N and the rows with
+#                         ids N.* (default: every lab row)
+#   lab.secs=N            measured duration of every workload (replaces
+#                         the table's -t)
 #   lab.trace=0           no sched_skip_vma_numa tracing (no "@@ skip")
 #   lab.cpu=1             run every workload under damon-run: "@@ cpu" lines
 #                         with the CPU time of the workload's processes
@@ -22,14 +35,25 @@
 #   lab.scale=64x8,...    after the scenarios, scenario 5 with NVMASxNTHREADS
 #                         hot VMAs and reader threads, as scenario "5-NxT"
 #   lab.scale_secs=N      measured duration of each lab.scale point (60)
+# debug run (scenario ids are MODE.ID, e.g. "2.d1"):
+#   lab.secs=N            duration of each row (default 10)
+#   lab.stress_secs=N     duration of the stress row, per mode (default 300)
+#   lab.inject=warn       first trigger a WARN through LKDTM, to show that
+#                         the host's check fails on one
+# kselftest run: see run-kselftest.sh (ksft_only=, KSFT_HUGEPAGES=).
 
 PATH=/lab/bin:/bin:/sbin
 export PATH
 
+# The scenario table, its reader and the files init sources.
+LAB=/lab
 TRACEFS=/sys/kernel/tracing
 SKIP_EVENT=$TRACEFS/events/sched/sched_skip_vma_numa
+LKDTM=/sys/kernel/debug/provoke-crash/DIRECT
+TAB=$(printf '\t')
 
-SCENARIOS="0 1 2 3 4 5 6 7 8"
+RUN=lab
+SCENARIOS=
 SECS=
 TRACE=1
 CPU=0
@@ -37,16 +61,24 @@ DAMON=0
 OFF=0
 SCALE=
 SCALE_SECS=60
+DEBUG_MODES="2 3"
+STRESS_SECS=300
+INJECT=
+KSFT_ONLY=
+# Set by the kselftest run: its "@@ done" line carries the tests' seconds.
+KSFT_SECS=
 
 mount_filesystems() {
 	mount -t proc proc /proc
 	mount -t sysfs sysfs /sys
 	mount -t devtmpfs devtmpfs /dev 2>/dev/null
-	mount -t debugfs debugfs /sys/kernel/debug
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 	mount -t tracefs tracefs $TRACEFS 2>/dev/null
-	# The files of scenarios 3, 4 and 7 must be on tmpfs (shmem folios).
-	mkdir -p /tmp
+	# The files of scenarios 3, 4 and 7 and of the stress must be on tmpfs
+	# (shmem folios); rmap's shm_open() wants /dev/shm.
+	mkdir -p /tmp /dev/shm
 	mount -t tmpfs tmpfs /tmp
+	mount -t tmpfs tmpfs /dev/shm
 }
 
 # nodelist_has LIST NODE: LIST is a sysfs node list such as "0", "0-1,3".
@@ -76,10 +108,10 @@ node_tier() {
 	echo -1
 }
 
-# Results need a lower memory tier and the counters every verdict on PTE
-# updates and hinting faults reads from /proc/vmstat: a
-# kernel without its NUMA balancing counters (CONFIG_VM_EVENT_COUNTERS=n)
-# would report zeros that pass "no more faults than the base".
+# Every run needs a lower memory tier.  The lab run's verdicts on PTE
+# updates and hinting faults also read the counters of /proc/vmstat: a
+# kernel without them (CONFIG_VM_EVENT_COUNTERS=n) would report zeros that
+# pass "no more faults than the base".
 check_guest() {
 	local t0 t1 lower=no vmstat=no
 	t0=$(node_tier 0)
@@ -87,14 +119,16 @@ check_guest() {
 	[ "$t0" -ge 0 ] && [ "$t1" -gt "$t0" ] && lower=yes
 	grep -q '^numa_hint_faults ' /proc/vmstat && vmstat=yes
 	echo "@@ boot kernel=$(uname -r) node0_tier=$t0 node1_tier=$t1 lower_tier=$lower vmstat=$vmstat"
-	[ $lower = yes ] && [ $vmstat = yes ]
+	[ $lower = yes ] || return 1
+	[ $vmstat = yes ] || [ "$RUN" != lab ]
 }
 
 parse_cmdline() {
 	local arg
 	for arg in $(cat /proc/cmdline); do
 		case $arg in
-		lab.scenarios=*) SCENARIOS=$(echo "${arg#*=}" | tr , ' ') ;;
+		lab.run=*) RUN=${arg#*=} ;;
+		lab.scenarios=*) SCENARIOS=${arg#*=} ;;
 		lab.secs=*) SECS=${arg#*=} ;;
 		lab.trace=*) TRACE=${arg#*=} ;;
 		lab.cpu=*) CPU=${arg#*=} ;;
@@ -102,9 +136,43 @@ parse_cmdline() {
 		lab.off=*) OFF=${arg#*=} ;;
 		lab.scale=*) SCALE=$(echo "${arg#*=}" | tr , ' ') ;;
 		lab.scale_secs=*) SCALE_SECS=${arg#*=} ;;
+		lab.stress_secs=*) STRESS_SECS=${arg#*=} ;;
+		lab.inject=*) INJECT=${arg#*=} ;;
+		ksft_only=*) KSFT_ONLY=${arg#*=} ;;
 		esac
 	done
 }
+
+# ---- the scenario table ------------------------------------------------
+
+# scenario_rows RUN [SELECTIONS]: the rows of RUN to execute, one a line:
+# ID PROGRAM MODE ARGS, tab-separated (scenarios.awk).
+scenario_rows() {
+	awk -f "$LAB/tsv.awk" -f "$LAB/scenarios.awk" -v run="$1" -v sel="$2" \
+		"$LAB/scenarios.tsv"
+}
+
+# each_row ROWS FUNC [ARG...]: FUNC ARG... ID PROGRAM MODE ARGS for each
+# line of ROWS (scenario_rows), MODE and ARGS empty for "-".  A selection
+# that took no row is reported as an unknown scenario.
+each_row() {
+	local rows=$1 id prog mode args
+	shift
+	while IFS=$TAB read -r id prog mode args <&3; do
+		[ -n "$id" ] || continue
+		if [ -z "$prog" ]; then
+			echo "@@ error scenario=$id msg=unknown-scenario"
+			continue
+		fi
+		[ "$mode" != - ] || mode=
+		[ "$args" != - ] || args=
+		"$@" "$id" "$prog" "$mode" "$args" 3<&-
+	done 3<<EOF
+$rows
+EOF
+}
+
+# ---- lab run -----------------------------------------------------------
 
 setup_tracing() {
 	echo 0 > $TRACEFS/tracing_on
@@ -132,7 +200,7 @@ start_skipstat() {
 # lab.damon and lab.off run it under damon-run (the last two with NUMA
 # balancing off).
 run_workload() {
-	local id=$1 prog=$2 skipstat_pid= rc wrap= mode=
+	local id=$1 prog=$2 skipstat_pid='' rc wrap='' mode=''
 	shift 2
 	if [ "$DAMON" = 1 ]; then
 		wrap="damon-run -D -s $id --"
@@ -162,33 +230,10 @@ run_workload() {
 	fi
 }
 
-# The same workloads in another mode: scenario 6 (placement reference,
-# mode 1) and 8 (NORMAL|TIERING, mode 3).  Short runs, of LEN: "-t 15",
-# or "-S 10 -t 60" for 10 scan passes per process (at most 60 s), so
-# that the base and the series are compared over as many passes.
-run_all_workloads() {
-	local s=$1 mode=$2 len=$3
-	run_workload $s.0 s0-private -m $mode $len
-	run_workload $s.1 s1-fork-cow -m $mode $len
-	run_workload $s.2 s2-shmem -m $mode $len
-	run_workload $s.3 s3-ro-file -m $mode $len
-	run_workload $s.4 s4-shared-exec -m $mode $len
-	run_workload $s.5 s5-pid-inactive -m $mode -t 30 -P 15 -n 8192 -V 32
-}
-
-run_scenario() {
-	case $1 in
-	0) run_workload 0 s0-private -m 2 -t 20 ;;
-	1) run_workload 1 s1-fork-cow -m 2 -t 30 ;;
-	2) run_workload 2 s2-shmem -m 2 -t 20 ;;
-	3) run_workload 3 s3-ro-file -m 2 -t 30 ;;
-	4) run_workload 4 s4-shared-exec -m 2 -t 30 ;;
-	5) run_workload 5 s5-pid-inactive -m 2 -t 60 -P 30 -n 8192 -V 32 ;;
-	6) run_all_workloads 6 1 "-S 10 -t 60" ;;
-	7) run_workload 7 s7-toptier -m 2 -t 15 ;;
-	8) run_all_workloads 8 3 "-t 15" ;;
-	*) echo "@@ error scenario=$1 msg=unknown-scenario" ;;
-	esac
+# lab_row ID PROG MODE ARGS: a lab row of the table.
+lab_row() {
+	# shellcheck disable=SC2086 # ARGS: the program's option words
+	run_workload "$1" "$2" ${3:+-m "$3"} $4
 }
 
 # Scenario 5 at each NVMASxNTHREADS point of lab.scale.
@@ -200,24 +245,96 @@ run_scale() {
 	done
 }
 
+run_lab() {
+	local rows
+	rows=$(scenario_rows lab "$SCENARIOS") ||
+		echo "@@ error scenario=init msg=scenario-table"
+	setup_tracing
+	each_row "$rows" lab_row
+	run_scale
+}
+
+# ---- debug run ---------------------------------------------------------
+
+# inject KIND: a deliberate kernel report, for the host's check to catch.
+inject() {
+	case $1 in
+	warn)
+		if [ ! -w $LKDTM ]; then
+			echo "@@ error scenario=inject msg=no-lkdtm"
+			return
+		fi
+		echo "@@ inject kind=warn"
+		echo WARNING > $LKDTM
+		;;
+	*) echo "@@ error scenario=inject msg=unknown-kind-$1" ;;
+	esac
+}
+
+# lockdep_state MODE: whether lockdep is still checking (it turns itself
+# off after its first report, or when it runs out of table space).
+lockdep_state() {
+	local locks=none
+	if [ -r /proc/lockdep_stats ]; then
+		locks=$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats)
+	fi
+	echo "@@ debug mode=$1 debug_locks=${locks:-none}"
+}
+
+# debug_row M ID PROG MODE ARGS: a debug row of the table in numa_balancing
+# M (a row with a mode of its own runs in that mode only), as scenario
+# "M.ID", for lab.secs; the stress for lab.stress_secs.  No skip tracing:
+# the run is judged by the kernel's reports and by the error lines.
+debug_row() {
+	local m=$1 id=$1.$2 prog=$3 secs=${SECS:-10} rc
+	[ -z "$4" ] || [ "$4" = "$m" ] || return 0
+	[ "$prog" != stress ] || secs=$STRESS_SECS
+	shift 4
+	echo "# $(date +%T) $prog -s $id -m $m -t $secs${1:+ $1}"
+	# shellcheck disable=SC2086 # ARGS: the program's option words
+	"$prog" -s "$id" -m "$m" -t "$secs" $1
+	rc=$?
+	[ $rc -eq 0 ] || echo "@@ error scenario=$id msg=exit-status-$rc"
+}
+
+run_debug() {
+	local rows m
+	[ -z "$INJECT" ] || inject "$INJECT"
+	rows=$(scenario_rows debug) ||
+		echo "@@ error scenario=init msg=scenario-table"
+	for m in $DEBUG_MODES; do
+		echo "# $(date +%T) mode $m"
+		each_row "$rows" debug_row "$m"
+		lockdep_state "$m"
+	done
+}
+
+# ------------------------------------------------------------------------
+
 main() {
-	local s
 	mount_filesystems
 	# The kernel may have found no /dev/console in the initramfs.
 	exec </dev/console >/dev/console 2>&1
 
-	echo "lab guest: $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+	parse_cmdline
+	echo "lab guest ($RUN run): $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 	if check_guest; then
-		parse_cmdline
-		setup_tracing
-		for s in $SCENARIOS; do
-			run_scenario "$s"
-		done
-		run_scale
+		case $RUN in
+		lab) run_lab ;;
+		debug) run_debug ;;
+		kselftest)
+			# shellcheck source=lab/guest/run-kselftest.sh
+			. "$LAB/run-kselftest.sh"
+			run_kselftest
+			;;
+		*) echo "@@ error scenario=init msg=unknown-run-$RUN" ;;
+		esac
 	fi
-	echo "@@ done"
+	echo "@@ done${KSFT_SECS:+ secs=$KSFT_SECS}"
 	sync
 	poweroff -f
 }
 
-main
+# Only as the guest's PID 1: sourced or run anywhere else (on the host, to
+# test the functions above), main would mount over /proc and power off.
+[ $$ -ne 1 ] || main
