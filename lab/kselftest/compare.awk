@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # compare.awk BASE_CONSOLE SERIES_CONSOLE: compare two kselftest guest runs
-# (console logs of lab/kselftest/init.sh on a base and on a series kernel).
+# (console logs of the guest's kselftest run, lab.run=kselftest, on a base
+# and on a series kernel).
 # Prints a table: test, base result, series result, seconds on each, note;
 # then the TAP cases (ok / not ok lines of each test) whose result differs.
 # Exits 1 when a test that passes on the base does not pass on the series
