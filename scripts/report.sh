@@ -1,30 +1,44 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# report.sh DIR: from DIR/{ends,samples,skips}.tsv write DIR/summary.tsv
-# (verdicts against lab/expect.tsv), DIR/report.md and DIR/top-tier.png,
-# and print the table.  Exits non-zero when any verdict is "fail".
+# report.sh DIR [EXPECT...]: from DIR/{ends,samples,skips}.tsv and the run's
+# kernels (DIR/kernels.tsv) write DIR/summary.tsv (verdicts against the
+# EXPECT files, default $LAB_EXPECT or lab/expect.tsv), DIR/report.md and
+# DIR/top-tier.png, and print the table.  Every table is read by its
+# column names.  Exit status: 0 every verdict passes, 3 some verdict
+# failed, 1 no report (bad input; no summary.tsv is left).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-dir=${1:?usage: report.sh DIR}
-expect=${LAB_EXPECT:-$here/../lab/expect.tsv}
-[ -s "$dir/ends.tsv" ] || die "$dir/ends.tsv: no scenario results to report"
+dir=${1:?usage: report.sh DIR [EXPECT...]}
+shift
+[ $# -gt 0 ] || set -- "${LAB_EXPECT:-$here/../lab/expect.tsv}"
+[ -s "$dir/kernels.tsv" ] || die "$dir/kernels.tsv: no list of the run's kernels"
+[ -s "$dir/ends.tsv" ] && tsv_awk '{ n++ } END { exit !n }' "$dir/ends.tsv" ||
+	die "$dir/ends.tsv: no scenario results to report"
+# A guest that printed no skip (lab.trace=0) or sample lines made no table:
+# an empty file is one with no rows.
 touch "$dir/skips.tsv" "$dir/samples.tsv"
-awk -f "$here/verdict.awk" "$expect" "$dir/ends.tsv" "$dir/skips.tsv" "$dir/samples.tsv" >"$dir/summary.tsv"
+awk -f "$here/tsv.awk" -f "$here/verdict.awk" "$dir/kernels.tsv" "$here/../lab/scenarios.tsv" \
+	"$@" "$dir/ends.tsv" "$dir/skips.tsv" "$dir/samples.tsv" >"$dir/summary.tsv.tmp" || {
+	rm -f "$dir/summary.tsv.tmp"
+	die "no verdicts for $dir (above)"
+}
+mv "$dir/summary.tsv.tmp" "$dir/summary.tsv"
 
 # The Markdown report: the summary table, then the plot.
 {
-	printf '# NUMA tiering lab: %s\n\n' "$(cat "$dir/kernels" 2>/dev/null | tr '\n' ' ')"
+	printf '# NUMA tiering lab: %s\n\n' "$(tsv_awk '{ printf "%s ", col("kernel") }' "$dir/kernels.tsv")"
 	printf 'Top-tier share of the hot set at the end, seconds to 90 %%, rates over\n'
 	printf 'the run, bytes of VMAs skipped per `sched_skip_vma_numa` reason.\n\n'
-	awk -F'\t' 'NR == 1 {
+	tsv_awk 'BEGIN {
 		print "| kernel | scenario | name | mode | top % | t90 s | PTE upd/s | hint flt/s | skipped bytes | verdict |"
 		print "|---|---|---|---|---:|---:|---:|---:|---|---|"
-		next
 	}
 	{
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", $1, $3, $4, $5, $6, $7, $8, $9, $11, $14, ($14 == "fail" ? ": " $13 : "")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", col("kernel"), col("scenario"), col("name"), col("mode"), \
+			col("top_pct"), col("t90"), col("pte_updates_per_s"), col("hint_faults_per_s"), col("skipped_bytes"), \
+			col("verdict"), (col("verdict") == "fail" ? ": " col("failed") : "")
 	}' "$dir/summary.tsv"
 	printf '\n![top-tier share over time](top-tier.png)\n'
 } >"$dir/report.md"
@@ -34,8 +48,9 @@ if command -v gnuplot >/dev/null 2>&1 && [ -s "$dir/samples.tsv" ]; then
 	pdir=$dir/plot-data
 	rm -rf "$pdir"
 	mkdir -p "$pdir"
-	awk -F'\t' -v d="$pdir" '{ f = d "/" $3 "@" $1 ".dat"; print $4, $5 > f }' "$dir/samples.tsv"
-	scenarios=$(ls "$pdir" | sed 's/@.*//' | sort -u -n)
+	tsv_awk 'BEGIN { OFS = " " } { f = d "/" col("scenario") "@" col("kernel") ".dat"; print col("t"), col("top_pct") > f }' \
+		-v d="$pdir" "$dir/samples.tsv"
+	scenarios=$(find "$pdir" -name '*.dat' | sed 's#.*/##; s/@.*//' | sort -u -n)
 	n=$(printf '%s\n' $scenarios | wc -l)
 	cols=4
 	rows=$(( (n + cols - 1) / cols ))
@@ -45,7 +60,7 @@ if command -v gnuplot >/dev/null 2>&1 && [ -s "$dir/samples.tsv" ]; then
 		printf 'set multiplot layout %d,%d title "Top-tier share of the hot set over time"\n' "$rows" "$cols"
 		printf 'set yrange [0:105]\nset xlabel "s"\nset ylabel "top tier %%"\nset key bottom right\nset grid\n'
 		for s in $scenarios; do
-			name=$(awk -F'\t' -v s="$s" '$3 == s { print $4; exit }' "$dir/summary.tsv")
+			name=$(tsv_awk 'col("scenario") == s { print col("name"); exit }' -v s="$s" "$dir/summary.tsv")
 			printf 'set title "scenario %s %s"\n' "$s" "$name"
 			printf 'plot '
 			sep=
@@ -62,5 +77,14 @@ if command -v gnuplot >/dev/null 2>&1 && [ -s "$dir/samples.tsv" ]; then
 fi
 
 # The terminal table: what a reader scans first; the rest is in the files.
-cut -f1,3,4,5,6,7,8,9,11,14 "$dir/summary.tsv" | column -t -s "$(printf '\t')"
-! awk -F'\t' 'NR > 1 && $14 != "pass" { bad = 1 } END { exit !bad }' "$dir/summary.tsv"
+tsv_awk 'BEGIN { n = split("kernel scenario name mode top_pct t90 pte_updates_per_s hint_faults_per_s skipped_bytes verdict", c, " ") }
+!hdr++ {
+	for (i = 1; i <= n; i++)
+		printf "%s%s", c[i], (i < n ? "\t" : "\n")
+}
+{
+	for (i = 1; i <= n; i++)
+		printf "%s%s", col(c[i]), (i < n ? "\t" : "\n")
+}' "$dir/summary.tsv" | column -t -s "$(printf '\t')"
+tsv_awk 'col("verdict") != "pass" { bad = 1 } END { exit !bad }' "$dir/summary.tsv" && exit 3
+exit 0
