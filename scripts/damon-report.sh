@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # damon-report.sh DIR: the DAMON peer's report from a run of damon-demo.sh:
-# DIR/summary.tsv (report.sh) and DIR/cpu.tsv (damon-run's "@@ cpu" lines)
-# into DIR/damon-summary.tsv, one row per kernel x scenario:
+# DIR/summary.tsv (report.sh) and DIR/cpu.tsv (damon-run's "@@ cpu" lines),
+# read by column name, into DIR/damon-summary.tsv, one row per kernel x
+# scenario (the DAMON kernel is of kind peer):
 #
 #   kernel kind mech scenario name mode top_pct t90 secs user_ms sys_ms
 #   kdamond_ms floor_sys_ms cost_ms cost_pct promoted_bytes verdict
@@ -27,30 +28,30 @@ dir=${1:?usage: damon-report.sh DIR}
 [ -s "$dir/cpu.tsv" ] || die "$dir/cpu.tsv: no CPU accounting; the guests ran without lab.cpu=1 / lab.damon=1"
 [ -s "$dir/floor/cpu.tsv" ] || die "$dir/floor/cpu.tsv: no floor run (lab.off=1)"
 
-awk -F'\t' -v OFS='\t' '
-FILENAME == ARGV[1] {
-	# the floor run: kernel kind scenario mech secs user_ms sys_ms ...
-	if ($4 == "none")
-		floor[$3] = $7
-	next
-}
-FILENAME == ARGV[2] {
-	# kernel kind scenario mech secs user_ms sys_ms kdamond_ms promoted demoted
-	key = $1 SUBSEP $3
-	mech[key] = $4; secs[key] = $5; user[key] = $6; sys[key] = $7
-	kd[key] = $8; prom[key] = $9
-	next
-}
-FNR == 1 {
+tsv_awk '
+BEGIN {
+	OFS = "\t"
 	print "kernel", "kind", "mech", "scenario", "name", "mode", "top_pct", "t90", "secs", "user_ms", "sys_ms", "kdamond_ms", "floor_sys_ms", "cost_ms", "cost_pct", "promoted_bytes", "verdict"
+}
+FILENAME == floor {
+	# the floor run: no tiering mechanism, the workload alone
+	if (col("mech") == "none")
+		floor_sys[col("scenario")] = col("sys_ms")
+	next
+}
+FILENAME == cpu {
+	key = col("kernel") SUBSEP col("scenario")
+	mech[key] = col("mech"); secs[key] = col("secs"); user[key] = col("user_ms")
+	sys[key] = col("sys_ms"); kd[key] = col("kdamond_ms"); prom[key] = col("promoted_bytes")
 	next
 }
 {
-	key = $1 SUBSEP $3
+	s = col("scenario")
+	key = col("kernel") SUBSEP s
 	if (!(key in mech))
 		next
 	m = mech[key]
-	fl = ($3 in floor) ? floor[$3] : "NA"
+	fl = (s in floor_sys) ? floor_sys[s] : "NA"
 	if (m == "damon")
 		cost = kd[key]
 	else if (fl != "NA" && sys[key] != "NA")
@@ -58,25 +59,27 @@ FNR == 1 {
 	else
 		cost = "NA"
 	pct = (cost == "NA" || secs[key] + 0 <= 0) ? "NA" : sprintf("%.1f", cost / (secs[key] * 10))
-	pb = (m == "damon") ? prom[key] : ($10 == "NA" ? "NA" : $10 * 4096)
-	print $1, $2, m, $3, $4, $5, $6, $7, secs[key], user[key], sys[key], \
-		(m == "damon" ? kd[key] : "-"), (m == "damon" ? "-" : fl), cost, pct, pb, $14
-}' "$dir/floor/cpu.tsv" "$dir/cpu.tsv" "$dir/summary.tsv" >"$dir/damon-summary.tsv"
+	ps = col("pgpromote_success")
+	pb = (m == "damon") ? prom[key] : (ps == "NA" ? "NA" : ps * 4096)
+	print col("kernel"), col("kind"), m, s, col("name"), col("mode"), col("top_pct"), col("t90"), secs[key], user[key], sys[key], \
+		(m == "damon" ? kd[key] : "-"), (m == "damon" ? "-" : fl), cost, pct, pb, col("verdict")
+}' -v floor="$dir/floor/cpu.tsv" -v cpu="$dir/cpu.tsv" "$dir/floor/cpu.tsv" "$dir/cpu.tsv" "$dir/summary.tsv" >"$dir/damon-summary.tsv"
 
-# One row per scenario, one column group per kernel kind.
+# One row per scenario, one column group per kernel kind (the peer: DAMON).
 table() {
-	awk -F'\t' -v md="$1" '
+	tsv_awk '
 	function t90(x) { return (x == "-1" || x == "NA") ? "never" : x }
-	NR == 1 { next }
 	{
-		if (!($4 in seen)) { order[++n] = $4; seen[$4] = 1 }
-		name[$4] = $5
-		top[$2, $4] = $7; reach[$2, $4] = t90($8)
-		cost[$2, $4] = $14; pct[$2, $4] = $15
+		k = col("kind"); s = col("scenario")
+		if (!(s in seen)) { order[++n] = s; seen[s] = 1 }
+		name[s] = col("name")
+		top[k, s] = col("top_pct"); reach[k, s] = t90(col("t90"))
+		cost[k, s] = col("cost_ms"); pct[k, s] = col("cost_pct")
 	}
 	END {
-		nk = split("base damon series", kinds, " ")
+		nk = split("base peer series", kinds, " ")
 		split("base (NUMA bal.)|DAMON|series (NUMA bal.)", label, "|")
+		split("base damon series", short, " ")
 		if (md) {
 			printf "| scn | workload |"
 			for (i = 1; i <= nk; i++)
@@ -88,7 +91,7 @@ table() {
 		} else {
 			printf "scn\tworkload"
 			for (i = 1; i <= nk; i++)
-				printf "\t%s\tt90\tcpu_ms(%%)", kinds[i]
+				printf "\t%s\tt90\tcpu_ms(%%)", short[i]
 			printf "\n"
 		}
 		for (j = 1; j <= n; j++) {
@@ -111,7 +114,7 @@ table() {
 			}
 			printf "\n"
 		}
-	}' "$dir/damon-summary.tsv"
+	}' -v md="$1" "$dir/damon-summary.tsv"
 }
 
 {
@@ -121,7 +124,7 @@ table() {
 		printf '\n'
 	fi
 	cat <<'EOT'
-Scenarios 0-5 (`lab/README.md`) on the same 7.3.4 source: NUMA balancing
+Scenarios 0-5 (`lab/README.md`) on one kernel source: NUMA balancing
 without (base) and with the series, and DAMON with NUMA balancing off.
 Top-tier share of the hot set at the end of the run; seconds until it first
 reached 90 % ("never": not within the run); CPU time of the tiering
