@@ -21,46 +21,59 @@ dir=${1:?usage: scale-report.sh DIR}
 [ -s "$dir/ends.tsv" ] || die "$dir/ends.tsv: no results to report"
 touch "$dir/skips.tsv" "$dir/cpu.tsv" "$dir/samples.tsv"
 
-awk -F'\t' -v OFS='\t' '
-FILENAME == ARGV[1] {
-	# kernel kind scenario comm pid reason events vmas bytes
-	if ($4 != "skipstat" && $6 == "pid_inactive")
-		pid[$1, $3] += $9
-	next
-}
-FILENAME == ARGV[2] {
-	# kernel kind scenario mech secs user_ms sys_ms ...
-	sys[$1, $3] = $7
-	next
-}
-FNR == 1 && !hdr++ {
+tsv_awk '
+BEGIN {
+	OFS = "\t"
 	print "kernel", "kind", "nvmas", "threads", "secs", "top_pct", "t90", "reached", "pte_updates_per_s", "hint_faults_per_s", "pid_inactive_bytes", "sys_ms"
 }
-$3 ~ /^5-[0-9]+x[0-9]+$/ {
-	# kernel kind scenario name mode secs top_pct t90 pte_updates huge hint_faults ...
-	p = substr($3, 3)
+FILENAME == skips {
+	if (col("comm") != "skipstat" && col("reason") == "pid_inactive")
+		pid[col("kernel"), col("scenario")] += col("bytes")
+	next
+}
+FILENAME == cpu {
+	sys[col("kernel"), col("scenario")] = col("sys_ms")
+	next
+}
+col("scenario") ~ /^5-[0-9]+x[0-9]+$/ {
+	k = col("kernel"); sc = col("scenario"); secs = col("secs"); t90 = col("t90")
+	p = substr(sc, 3)
 	n = p; sub(/x.*/, "", n)
 	t = p; sub(/.*x/, "", t)
-	reached = ($8 != "-1" && $8 != "NA")
-	print $1, $2, n, t, $6, $7, $8, reached, \
-		($6 + 0 > 0 ? sprintf("%.1f", $9 / $6) : "NA"), ($6 + 0 > 0 ? sprintf("%.1f", $11 / $6) : "NA"), \
-		(($1 SUBSEP $3) in pid ? pid[$1, $3] : 0), (($1 SUBSEP $3) in sys ? sys[$1, $3] : "NA")
-}' "$dir/skips.tsv" "$dir/cpu.tsv" "$dir/ends.tsv" >"$dir/scale.tsv"
+	reached = (t90 != "-1" && t90 != "NA")
+	row[++rows] = k OFS col("kind") OFS n OFS t OFS secs OFS col("top_pct") OFS t90 OFS reached OFS \
+		(secs + 0 > 0 ? sprintf("%.1f", col("pte_updates") / secs) : "NA") OFS \
+		(secs + 0 > 0 ? sprintf("%.1f", col("hint_faults") / secs) : "NA") OFS \
+		((k SUBSEP sc) in pid ? pid[k, sc] : 0) OFS ((k SUBSEP sc) in sys ? sys[k, sc] : "NA")
+	nv[rows] = n + 0; nt[rows] = t + 0
+}
+# By VMAs, then threads, each kernel in the order it ran: what the table
+# and the plots below read in order.
+END {
+	for (i = 1; i <= rows; i++)
+		idx[i] = i
+	for (i = 2; i <= rows; i++)
+		for (j = i; j > 1 && (nv[idx[j - 1]] > nv[idx[j]] || (nv[idx[j - 1]] == nv[idx[j]] && nt[idx[j - 1]] > nt[idx[j]])); j--) {
+			x = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = x
+		}
+	for (i = 1; i <= rows; i++)
+		print row[idx[i]]
+}' -v skips="$dir/skips.tsv" -v cpu="$dir/cpu.tsv" "$dir/skips.tsv" "$dir/cpu.tsv" "$dir/ends.tsv" >"$dir/scale.tsv"
 [ "$(wc -l <"$dir/scale.tsv")" -gt 1 ] || die "$dir/ends.tsv has no scenario 5-NxT rows"
 
 # The table: one row per point, base and series side by side.
 table() {
-	sort -t "$(printf '\t')" -k3,3n -k4,4n "$dir/scale.tsv" | awk -F'\t' -v md="$1" '
+	tsv_awk '
 	function cell(k, p) {
 		if (!((k SUBSEP p) in t90))
 			return md ? "- | -" : "-\t-"
 		return (reached[k, p] ? t90[k, p] : "> " secs[k, p]) (md ? " | " : "\t") top[k, p]
 	}
-	$1 == "kernel" { next }
 	{
-		p = $3 SUBSEP $4
+		p = col("nvmas") SUBSEP col("threads")
 		if (!(p in seen)) { order[++n] = p; seen[p] = 1 }
-		t90[$2, p] = $7; reached[$2, p] = $8; secs[$2, p] = sprintf("%.0f", $5); top[$2, p] = $6
+		k = col("kind")
+		t90[k, p] = col("t90"); reached[k, p] = col("reached"); secs[k, p] = sprintf("%.0f", col("secs")); top[k, p] = col("top_pct")
 	}
 	END {
 		if (md) {
@@ -75,7 +88,7 @@ table() {
 			else
 				printf "%s\t%s\t%s\t%s\t%s\n", a[1], a[2], a[1] * a[2], cell("base", order[i]), cell("series", order[i])
 		}
-	}'
+	}' -v md="$1" "$dir/scale.tsv"
 }
 
 # Plot data: one file per kernel kind and thread count, by VMA count:
@@ -84,14 +97,13 @@ table() {
 pdir=$dir/scale-plot
 rm -rf "$pdir"
 mkdir -p "$pdir"
-sort -t "$(printf '\t')" -k3,3n "$dir/scale.tsv" | awk -F'\t' -v d="$pdir" '
-$1 == "kernel" { next }
+tsv_awk 'BEGIN { OFS = " " }
 {
-	y = $8 ? ($7 < 0.5 ? 0.5 : $7) : $5
-	print $3, $3 * $4, y, $8 > (d "/" $2 "-" $4 ".dat")
-}'
-threads=$(awk -F'\t' 'NR > 1 { print $4 }' "$dir/scale.tsv" | sort -un)
-ymax=$(awk -F'\t' 'NR > 1 && $5 > m { m = $5 } END { print (m > 0 ? m * 2 : 100) }' "$dir/scale.tsv")
+	y = col("reached") ? (col("t90") < 0.5 ? 0.5 : col("t90")) : col("secs")
+	print col("nvmas"), col("nvmas") * col("threads"), y, col("reached") > (d "/" col("kind") "-" col("threads") ".dat")
+}' -v d="$pdir" "$dir/scale.tsv"
+threads=$(tsv_awk '{ print col("threads") }' "$dir/scale.tsv" | sort -un)
+ymax=$(tsv_awk 'col("secs") + 0 > m { m = col("secs") + 0 } END { print (m > 0 ? m * 2 : 100) }' "$dir/scale.tsv")
 
 if command -v gnuplot >/dev/null 2>&1; then
 	{
@@ -136,7 +148,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 	sdir=$dir/scale-samples
 	rm -rf "$sdir"
 	mkdir -p "$sdir"
-	awk -F'\t' -v d="$sdir" '$3 ~ /^5-[0-9]+x[0-9]+$/ { print $4, $5 > (d "/" substr($3, 3) "@" $2 ".dat") }' "$dir/samples.tsv"
+	tsv_awk 'BEGIN { OFS = " " } col("scenario") ~ /^5-[0-9]+x[0-9]+$/ { print col("t"), col("top_pct") > (d "/" substr(col("scenario"), 3) "@" col("kind") ".dat") }' \
+		-v d="$sdir" "$dir/samples.tsv"
 	pts=$(find "$sdir" -name '*.dat' | sed 's#.*/##; s/@.*//' | sort -u -t x -k1,1n -k2,2n)
 	if [ -n "$pts" ]; then
 		n=$(printf '%s\n' "$pts" | wc -l)
