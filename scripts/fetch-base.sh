@@ -9,13 +9,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 name=${1:?usage: fetch-base.sh NAME}
-line=$(awk -F'\t' -v n="$name" '$1 == n' "$here/bases.tsv")
-[ -n "$line" ] || die "unknown base '$name' (known: $(awk -F'\t' '!/^#/{printf "%s ", $1}' "$here/bases.tsv"))"
-pkg=$(printf '%s' "$line" | cut -f2)
-ver=$(printf '%s' "$line" | cut -f3)
-suite=$(printf '%s' "$line" | cut -f4)
-deb_sum=$(printf '%s' "$line" | cut -f5)
-tar_sum=$(printf '%s' "$line" | cut -f6)
+pkg=$(base_col "$name" package)
+ver=$(base_col "$name" version)
+suite=$(base_col "$name" suite)
+deb_sum=$(base_col "$name" deb_sha256)
+tar_sum=$(base_col "$name" tar_sha256)
 
 dl=$LAB_CACHE/dl
 tarball=$dl/$pkg-$ver.tar.xz

@@ -133,3 +133,14 @@ series_patches() {
 series_sum() {
 	(cd "$1" && cat $(series_patches . "${2:-}")) | sha256sum | cut -d' ' -f1
 }
+
+# ---- scripts/bases.tsv ---------------------------------------------
+
+# base_col BASE COLUMN: one field of BASE's row of scripts/bases.tsv (the
+# pinned Debian source of each base version).
+base_col() {
+	_v=$(tsv_awk 'col("name") "" == n "" { print col(c); f = 1 } END { exit !f }' \
+		-v n="$1" -v c="$2" "${here:?}/bases.tsv") ||
+		die "unknown base '$1' (known: $(tsv_awk '{ printf "%s ", col("name") }' "$here/bases.tsv"))"
+	printf '%s\n' "$_v"
+}
