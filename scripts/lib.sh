@@ -144,3 +144,56 @@ base_col() {
 		die "unknown base '$1' (known: $(tsv_awk '{ printf "%s ", col("name") }' "$here/bases.tsv"))"
 	printf '%s\n' "$_v"
 }
+
+# ---- kernels of a kind, where trees and mboxes are ----------------
+
+# kernels_of_kind KIND: the kernels of that kind, one a line, table order.
+kernels_of_kind() {
+	kernels_awk 'col("kind") == k { print col("name") }' -v k="$1"
+}
+
+# kernel_tree NAME: the git worktree kernel.sh keeps for kernel NAME when
+# it has a series (a kernel without one builds from its base's tree).
+kernel_tree() {
+	printf '%s\n' "$LAB_CACHE/trees/$1"
+}
+
+# series_mbox SERIES: where mbox.sh writes the mbox of series/SERIES.
+series_mbox() {
+	printf '%s\n' "$LAB_CACHE/$1.mbox"
+}
+
+# ---- lab/scenarios.tsv ----------------------------------------------
+
+# scenarios_awk PROGRAM_TEXT [-v VAR=VALUE...]: tsv_awk on lab/scenarios.tsv.
+scenarios_awk() {
+	tsv_awk "$@" "${here:?}/../lab/scenarios.tsv"
+}
+
+# scenario_groups RUN: the selections that cover run RUN's scenarios (lab
+# or debug), one a line: each id up to its first ".", table order.
+scenario_groups() {
+	scenarios_awk 'col("run") == r { g = col("id"); sub(/\..*/, "", g); if (!(g in seen)) print g; seen[g] }' -v r="$1"
+}
+
+# scenario_ids RUN [SELECTION...]: the ids of run RUN's rows the
+# selections take (all of RUN's without one), one a line, table order.  A
+# selection N takes id N and the ids "N.*"; one that takes none is an error.
+scenario_ids() {
+	_run=$1
+	shift
+	for _s in "$@"; do
+		scenarios_awk 'col("run") == r && (col("id") "" == s "" || index(col("id"), s ".") == 1) { f = 1 }
+			END { exit !f }' -v r="$_run" -v s="$_s" ||
+			die "unknown scenario '$_s' (the $_run run's scenarios: $(scenario_groups "$_run" | tr '\n' ' ' | sed 's/ $//'); see lab/scenarios.tsv)"
+	done
+	scenarios_awk 'BEGIN { n = split(sel, s, " ") }
+		col("run") == r {
+			id = col("id")
+			for (i = 1; i <= n; i++)
+				if (id "" == s[i] "" || index(id, s[i] ".") == 1)
+					break
+			if (n == 0 || i <= n)
+				print id
+		}' -v r="$_run" -v sel="$*"
+}
