@@ -2,36 +2,48 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernel.sh NAME [FRAGMENT...]: make sure lab kernel NAME (scripts/kernels.tsv)
 # is built and print its bzImage.  The base tree is downloaded and verified
-# on first use, or taken from $KSRC (a kernel git tree); a series kernel is a
-# worktree of the base with the series applied as commits.  The config
-# fragments of its kernels.tsv line (4th column, under kconfig/) go before
-# the FRAGMENT arguments.
+# on first use, or taken from $KSRC (a kernel git tree); a kernel with a
+# series is a worktree of the base with the series applied as commits.  The
+# config fragments of its kernels.tsv row (under kconfig/) go before the
+# FRAGMENT arguments, which also name the build: build/NAME-debug for
+# kconfig/debug.config, so a kernel and its variants never share a build.
+# kernel.sh --tree NAME: only make sure NAME's source tree exists; print it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-name=${1:?usage: kernel.sh NAME [FRAGMENT...]}
+usage="usage: kernel.sh [--tree] NAME [FRAGMENT...]"
+tree_only=
+[ "${1:-}" = --tree ] && { tree_only=1; shift; }
+name=${1:?$usage}
 shift
-line=$(awk -F'\t' -v n="$name" '$1 == n' "$here/kernels.tsv")
-[ -n "$line" ] || die "unknown kernel '$name' (known: $(awk -F'\t' '!/^#/{printf "%s ", $1}' "$here/kernels.tsv"))"
-base=$(printf '%s' "$line" | cut -f2)
-series=$(printf '%s' "$line" | cut -f3)
-# The optional 4th column: config fragments under kconfig/, "-" for none.
+kernel_check "$name"
+base=$(kernel_col "$name" base)
+series=$(kernel_col "$name" series)
 frags=
-for f in $(printf '%s\n' "$line" | awk -F'\t' '$4 != "-" { print $4 }'); do
+for f in $(kernel_col "$name" fragments | sed 's/^-$//'); do
 	[ -f "$here/../kconfig/$f" ] || die "kernel '$name': no config fragment kconfig/$f"
 	frags="$frags $here/../kconfig/$f"
+done
+build=$LAB_CACHE/build/$name
+for f in "$@"; do
+	[ -f "$f" ] || die "no config fragment $f"
+	f=${f##*/}
+	build=$build-${f%.config}
 done
 
 tree=$("$here/base-tree.sh" "$base")
 if [ "$series" != - ]; then
-	dir=$here/../series/${series%%:*}
 	count=
 	case $series in *:*) count=${series#*:} ;; esac
-	"$here/series-tree.sh" "$dir" "$tree" HEAD "$LAB_CACHE/trees/$name" $count >&2
-	tree=$LAB_CACHE/trees/$name
+	"$here/series-tree.sh" "$here/../series/${series%%:*}" "$tree" HEAD "$(kernel_tree "$name")" $count >&2
+	tree=$(kernel_tree "$name")
+fi
+if [ -n "$tree_only" ]; then
+	printf '%s\n' "$tree"
+	exit 0
 fi
 # build-kernel.sh joins the fragment paths with spaces too.
 # shellcheck disable=SC2086
 set -- $frags "$@"
-"$here/build-kernel.sh" "$tree" "$LAB_CACHE/build/$name${LAB_BUILD_SUFFIX:-}" "$@"
+"$here/build-kernel.sh" "$tree" "$build" "$@"
