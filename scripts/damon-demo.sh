@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# damon-demo.sh RESULTS: the DAMON peer.  Scenarios 0-5 ($DAMON_SCENARIOS)
-# on three kernels of the same 7.3.4 source:
-#   7.3.4-base    NUMA balancing (the scenarios' modes), no series; booted
+# damon-demo.sh RESULTS: the DAMON peer.  The scenarios lab/expect-damon.tsv
+# has rules for ($DAMON_SCENARIOS or $SCENARIOS select among them) on three
+# kernels of the same base (scripts/kernels.tsv):
+#   the base      NUMA balancing (the scenarios' modes), no series; booted
 #                 once more with no tiering mechanism at all, the floor of
 #                 the CPU cost (RESULTS/<date>/floor/)
-#   7.3.4-damon   NUMA balancing off, DAMON paddr migrate_hot/migrate_cold
-#                 (lab/guest/damon-run.c, lab/README.md)
-#   7.3.4-series  NUMA balancing with series/mainline
+#   the peer      the kernel of kind peer: NUMA balancing off, DAMON paddr
+#                 migrate_hot/migrate_cold (lab/guest/damon-run.c,
+#                 lab/README.md)
+#   the series    NUMA balancing with series/mainline
 # every workload under damon-run, which accounts its CPU time.  Writes
 # RESULTS/<date> (RESULTS/latest): the files of a lab run (summary.tsv with
 # verdicts against lab/expect.tsv + lab/expect-damon.tsv, report.md,
@@ -17,50 +19,66 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-. "$here/peer-lib.sh"
+. "$here/run-lib.sh"
 
 results=${1:?usage: damon-demo.sh RESULTS}
-scenarios=${DAMON_SCENARIOS:-0 1 2 3 4 5}
+expect_damon=$here/../lab/expect-damon.tsv
+
+# damon_ids: the lab scenarios lab/expect-damon.tsv has rules for (its
+# scenario column is a regex of ids, matched as verdict.awk does).
+damon_ids() {
+	tsv_awk '{ pat[col("scenario")] }
+		END {
+			n = split(ids, id, " ")
+			for (i = 1; i <= n; i++)
+				for (p in pat)
+					if (id[i] ~ ("^(" p ")$")) {
+						print id[i]
+						break
+					}
+		}' -v ids="$(scenario_ids lab | tr '\n' ' ')" "$expect_damon"
+}
+known=$(damon_ids | tr '\n' ' ')
+[ -n "$known" ] || die "$expect_damon has rules for no scenario of lab/scenarios.tsv"
+selection=${DAMON_SCENARIOS:-${SCENARIOS:-}}
+scenarios=$(run_selection lab "${selection:-$known}")
 for s in $(printf '%s' "$scenarios" | tr ',' ' '); do
-	case $s in
-	[0-5]) ;;
-	*) die "scenario '$s' has no DAMON counterpart (the DAMON peer runs scenarios 0-5)" ;;
-	esac
+	for id in $(scenario_ids lab "$s"); do
+		case " $known" in
+		*" $id "*) ;;
+		*) die "scenario '$s' has no DAMON counterpart (no rules in lab/expect-damon.tsv; the DAMON peer runs ${known% })" ;;
+		esac
+	done
 done
-scenarios=$(printf '%s' "$scenarios" | tr ' ' ',' | sed 's/,,*/,/g; s/^,//; s/,$//')
-base=7.3.4-base
-damon=7.3.4-damon
-series=7.3.4-series
-peer_known $base $damon $series
+
+damon=$(kernels_of_kind peer | head -n 1)
+[ -n "$damon" ] || die "scripts/kernels.tsv has no kernel of kind peer"
+base=$(base_kernel "$damon")
+series=$(series_kernel mainline)
+[ "$(base_kernel "$series")" = "$base" ] ||
+	die "$damon and $series are not built on the same base ($base, $(base_kernel "$series"))"
 [ -f "$here/../series/mainline/series" ] || die "series/mainline does not exist"
 
-peer_guest
-# Build all three first: a failed build stops before any guest time is spent.
-for k in $base $damon $series; do
-	"$here/kernel.sh" "$k" >/dev/null || die "building kernel $k failed"
-done
-
-mkdir -p "$results"
-run=$(mktemp -d "$results/.run.XXXXXX")
-trap 'rm -rf "$run"' EXIT INT TERM
-peer_run "$run" $base base "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+lab.secs=$LAB_SECS}
+run_guest lab
+run_build "$base" "$damon" "$series"
+run_dir=$(run_start "$results")
+run_boot "$run_dir" "$base" "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+run_parse "$run_dir" "$base"
 # The floor of the CPU cost: the base kernel again with no tiering
 # mechanism (NUMA balancing off, no DAMON), only its "@@ cpu" lines kept.
-mkdir "$run/floor"
-# shellcheck disable=SC2154 # $initrd: set by peer_guest
-"$here/run-guest.sh" "$("$here/kernel.sh" $base)" "$initrd" "$run/floor/$base.console" \
-	"lab.scenarios=$scenarios" lab.off=1 ${LAB_SECS:+lab.secs=$LAB_SECS}
-awk -f "$here/parse-console.awk" -v kernel=$base -v kind=off -v dir="$run/floor" "$run/floor/$base.console" ||
-	die "$base: the floor run's results are unusable (see $run/floor/$base.console)"
-peer_run "$run" $damon damon "lab.scenarios=$scenarios" lab.damon=1 ${LAB_SECS:+lab.secs=$LAB_SECS}
-peer_run "$run" $series series "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+lab.secs=$LAB_SECS}
-peer_versions >"$run/versions.txt"
+run_boot "$run_dir/floor" "$base" "lab.scenarios=$scenarios" lab.off=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+run_parse "$run_dir/floor" "$base" off
+run_boot "$run_dir" "$damon" "lab.scenarios=$scenarios" lab.damon=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+run_parse "$run_dir" "$damon"
+run_boot "$run_dir" "$series" "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+run_parse "$run_dir" "$series"
 
+# The DAMON rules join those of every lab run, for this run only;
+# report.sh exits 3 when a verdict failed: the run is still published.
 status=0
-cat "$here/../lab/expect.tsv" "$here/../lab/expect-damon.tsv" >"$run/expect.tsv"
-LAB_EXPECT=$run/expect.tsv "$here/report.sh" "$run" || status=3
-"$here/damon-report.sh" "$run" || die "damon-report.sh failed on $run"
-trap - EXIT INT TERM
-final=$(peer_publish "$run" "$results")
+"$here/report.sh" "$run_dir" "$here/../lab/expect.tsv" "$expect_damon" || status=$?
+[ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
+"$here/damon-report.sh" "$run_dir" || die "damon-report.sh failed on $run_dir"
+final=$(run_publish "$run_dir" "$results")
 step "DAMON peer: $final/damon.md, table: damon-summary.tsv, plot: top-tier.png (also $results/latest/)"
 exit $status

@@ -41,14 +41,18 @@ done
 tables() {
 	sed -n '/^|/p' "$1"
 }
+# damon_scenarios: the scenarios of the DAMON run, as its table has them.
+damon_scenarios() {
+	tsv_awk '!seen[col("scenario")]++ { printf "%s%s", (n++ ? " " : ""), col("scenario") }' "$damon/damon-summary.tsv"
+}
 {
 	printf '# DAMON peer and scenario 5 at scale\n\n'
 	printf 'Written by `make peer` (scripts/peer.sh) from\n'
 	printf '`%s` and `%s`.\n\n' "$results/damon/$(basename "$(readlink -f "$damon")")" \
 		"$results/scale/$(basename "$(readlink -f "$scale")")"
 	printf 'Kernels (as the guests reported them, `uname -r`):'
-	cat "$damon/uname.tsv" "$scale/uname.tsv" 2>/dev/null | sort -u |
-		awk -F'\t' '{ printf "%s %s (%s)", (NR > 1 ? "," : ""), $1, $2 } END { print "." }'
+	tsv_awk '!seen[col("kernel")]++ { printf "%s %s (%s)", (n++ ? "," : ""), col("kernel"), col("uname") }
+		END { print "." }' "$damon/uname.tsv" "$scale/uname.tsv"
 	printf '\n'
 	sed 's/^/    /' "$damon/versions.txt"
 	cat <<'EOT'
@@ -56,8 +60,9 @@ tables() {
 Commands: `make peer` (both), or `make demo-damon` and `make scale`
 separately; `make peer-doc` rewrites this directory from the latest runs.
 
-## DAMON next to NUMA balancing, scenarios 0-5
-
+EOT
+	printf '## DAMON next to NUMA balancing, scenarios %s\n\n' "$(damon_scenarios)"
+	cat <<'EOT'
 Top-tier share of the hot set at the end of the run, seconds until it first
 reached 90 % ("never": not within the run) and the CPU time of the tiering
 mechanism over the run, in ms and as a share of one CPU: for DAMON both

@@ -1,56 +1,164 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # $here: set by the script that sources this
 # SPDX-License-Identifier: GPL-2.0
-# Shared by damon-demo.sh and scale.sh (POSIX sh, sourced after lib.sh):
-# build the guest, boot kernels with extra guest arguments, publish a run.
+# run-lib.sh: the run loop of every lab run (lab-run.sh, debug-run.sh,
+# kselftest-run.sh, damon-demo.sh, scale.sh), sourced after lib.sh.
+#
+#   run_selection RUN SELECTIONS  check scenario selections, print them for
+#                                 lab.scenarios= (empty: all of RUN's)
+#   run_guest RUN [SRC]           build the guest of run RUN: lab, debug
+#                                 or kselftest (mm kselftests from tree SRC)
+#   run_bin                       the directory of the guest programs
+#   run_build KERNEL...           build the kernels before any guest runs
+#   run_dir=$(run_start RESULTS)  a fresh run directory, removed when the
+#                                 script exits unless published
+#   run_boot DIR KERNEL [ARG...]  boot KERNEL with guest arguments ARG:
+#                                 DIR/KERNEL.console, DIR/kernels.tsv,
+#                                 DIR/uname.tsv; the guest's exit status
+#   run_parse DIR KERNEL [KIND]   DIR/KERNEL.console into DIR's tables
+#   run_publish DIR RESULTS       DIR/versions.txt, DIR becomes
+#                                 RESULTS/<date> (printed), RESULTS/latest
+#   run_versions DIR              what DIR's kernels and guest are made of
 
-# peer_guest: build the guest programs and the initramfs; sets $initrd.
-peer_guest() {
-	guest=$LAB_CACHE/guest
-	step "building the guest programs"
-	make -s -C "$here/../lab/guest" O="$guest/bin" >&2 || die "building lab/guest failed"
-	"$here/mkinitramfs.sh" "$guest/initrd.gz" "$guest/bin" "$here/../lab/guest/init.sh"
-	initrd=$guest/initrd.gz
+# Tabs in the tables the run writes.
+run_tab=$(printf '\t')
+
+# A run directory not yet published when the script exits is removed: a
+# failed run leaves nothing half-written.
+run_dir=
+trap '[ -z "$run_dir" ] || rm -rf "$run_dir"' EXIT
+trap 'exit 130' INT TERM
+
+# run_selection RUN SELECTIONS: SELECTIONS (space or comma separated) of
+# run RUN's scenarios (lab/scenarios.tsv), checked, comma separated;
+# empty for every scenario of RUN.  Call it in $(...): it dies there.
+run_selection() {
+	set -f
+	# shellcheck disable=SC2046 # one word per selection
+	set -- "$1" $(printf '%s' "$2" | tr ',' ' ')
+	scenario_ids "$@" >/dev/null
+	_run=$1
+	shift
+	# shellcheck disable=SC2046 # one word per scenario group
+	[ $# -gt 0 ] || set -- $(scenario_groups "$_run")
+	printf '%s' "$*" | tr ' ' ','
 }
 
-# peer_known KERNEL...: every name is a line of kernels.tsv.
-peer_known() {
-	for k in "$@"; do
-		awk -F'\t' -v n="$k" '$1 == n { f = 1 } END { exit !f }' "$here/kernels.tsv" ||
-			die "unknown kernel '$k' (known: $(awk -F'\t' '!/^#/{printf "%s ", $1}' "$here/kernels.tsv"))"
+# run_guest RUN [SRC]: build the guest programs (in run_bin) and the
+# initramfs ($run_initrd) of run RUN; $run_args selects the run on the
+# kernel command line, $run_frags the kernel config fragment run_build
+# and run_boot add (the debug run's debug.config).  The kselftest run's
+# mm kselftests are built from kernel tree SRC.
+run_guest() {
+	_bin=$(run_bin)
+	run_initrd=$LAB_CACHE/guest/initrd.gz
+	run_args=lab.run=$1
+	run_frags=
+	step "building the guest programs"
+	make -s -C "$here/../lab/guest" O="$_bin" >&2 || die "building lab/guest failed"
+	case $1 in
+	lab) ;;
+	debug) run_frags=$here/../kconfig/debug.config ;;
+	kselftest)
+		_ksft=$LAB_CACHE/kselftest
+		step "building the mm kselftests from ${2:?run_guest kselftest SRC}"
+		"$here/../lab/kselftest/build.sh" "$2" "$_ksft" || die "building the mm kselftests failed"
+		run_initrd=$_ksft/initrd.gz
+		"$here/mkinitramfs.sh" "$run_initrd" "$_bin" "$_ksft/bin"
+		return
+		;;
+	*) die "run_guest: unknown run '$1' (lab, debug or kselftest)" ;;
+	esac
+	"$here/mkinitramfs.sh" "$run_initrd" "$_bin"
+}
+
+# run_bin: the directory of the guest programs (static x86-64: they run on
+# the host too).
+run_bin() {
+	printf '%s\n' "$LAB_CACHE/guest/bin"
+}
+
+# run_kernel KERNEL: build KERNEL for this run, print its bzImage.
+# kernel.sh says what failed.
+run_kernel() {
+	"$here/kernel.sh" "$1" ${run_frags:+"$run_frags"}
+}
+
+# run_build KERNEL...: build them all first, so that a failed build stops
+# the run before any guest time is spent.
+run_build() {
+	for _k in "$@"; do
+		run_kernel "$_k" >/dev/null || exit 1
 	done
 }
 
-# peer_run RUNDIR KERNEL KIND GUEST_ARGS...: build KERNEL, boot it with
-# GUEST_ARGS, parse its console into RUNDIR as rows of kind KIND.
-peer_run() {
-	_dir=$1 _k=$2 _kind=$3
-	shift 3
-	_bz=$("$here/kernel.sh" "$_k") || die "building kernel $_k failed"
-	"$here/run-guest.sh" "$_bz" "$initrd" "$_dir/$_k.console" "$@"
-	awk -f "$here/parse-console.awk" -v kernel="$_k" -v kind="$_kind" -v dir="$_dir" "$_dir/$_k.console" ||
-		die "$_k: the guest's results are unusable (see $_dir/$_k.console)"
-	printf '%s\n' "$_k" >>"$_dir/kernels"
-	# The kernel version the guest reported, for the report's header.
-	sed -n 's/^.*@@ boot kernel=\([^ ]*\).*/\1/p' "$_dir/$_k.console" | head -n 1 |
-		awk -v k="$_k" -v OFS='\t' '{ print k, $1 }' >>"$_dir/uname.tsv"
+# run_start RESULTS: print a new run directory under RESULTS; assigned to
+# run_dir, it is removed when the script exits before run_publish.
+run_start() {
+	mkdir -p "$1" && mktemp -d "$1/.run.XXXXXX"
 }
 
-# peer_publish RUNDIR RESULTS: move RUNDIR to RESULTS/<date>, point
-# RESULTS/latest at it; prints the final directory.
-peer_publish() {
+# run_boot DIR KERNEL [ARG...]: build KERNEL, boot it in the guest of
+# run_guest with guest arguments ARG, its console in DIR/KERNEL.console;
+# record it in DIR/kernels.tsv and DIR/uname.tsv.  Returns run-guest.sh's
+# status (non-zero: the guest did not reach "@@ done"; it said why).
+run_boot() {
+	_dir=$1 _k=$2
+	shift 2
+	[ -n "${run_initrd:-}" ] || die "run_boot: no guest; call run_guest first"
+	_bz=$(run_kernel "$_k") || exit 1
+	mkdir -p "$_dir"
+	_rc=0
+	"$here/run-guest.sh" "$_bz" "$run_initrd" "$_dir/$_k.console" "$run_args" "$@" || _rc=$?
+	run_row "$_dir/kernels.tsv" "kernel kind base_kernel patches" \
+		"$_k" "$(kernel_col "$_k" kind)" "$(base_kernel "$_k")" "$(kernel_patches "$_k")"
+	# The kernel version the guest reported, for the reports' headers.
+	_u=$(sed -n 's/^.*@@ boot kernel=\([^ ]*\).*/\1/p' "$_dir/$_k.console" | head -n 1)
+	[ -z "$_u" ] || run_row "$_dir/uname.tsv" "kernel uname" "$_k" "$_u"
+	return $_rc
+}
+
+# run_row FILE "COLUMN..." KERNEL VALUE...: FILE, a table with these
+# columns, holds the row KERNEL VALUE... in place of an earlier row of
+# KERNEL: a kernel booted again in the same directory has one row.
+run_row() {
+	_f=$1 _k=$3
+	[ -s "$_f" ] || printf '%s\n' "$2" | tr ' ' '\t' >"$_f"
+	shift 2
+	awk -F '\t' -v k="$_k" 'NR == 1 || $1 "" != k ""' "$_f" >"$_f.tmp"
+	(IFS=$run_tab && printf '%s\n' "$*") >>"$_f.tmp"
+	mv "$_f.tmp" "$_f"
+}
+
+# run_parse DIR KERNEL [KIND]: DIR/KERNEL.console into DIR's tables
+# (parse-console.awk), as rows of kind KIND, by default KERNEL's kind in
+# scripts/kernels.tsv.
+run_parse() {
+	awk -f "$here/parse-console.awk" -v kernel="$2" -v kind="${3:-$(kernel_col "$2" kind)}" -v dir="$1" "$1/$2.console" ||
+		die "$2: the guest's results are unusable (see $1/$2.console)"
+}
+
+# run_publish DIR RESULTS: write DIR/versions.txt, move DIR to
+# RESULTS/<date>, point RESULTS/latest at it and print it.
+run_publish() {
+	run_versions "$1" >"$1/versions.txt"
 	_final=$2/$(date +%Y%m%d-%H%M%S)
 	mv "$1" "$_final"
 	ln -sfn "$(basename "$_final")" "$2/latest"
 	printf '%s\n' "$_final"
 }
 
-# peer_versions: what the runs are made of, for the reports.
-peer_versions() {
-	awk -F'\t' '$1 == "7.3.4" { printf "Linux 7.3.4 (Debian %s %s)\n", $2, $3 }' "$here/bases.tsv"
-	printf 'series/mainline: %s patches, repository commit %s\n' \
-		"$(series_patches "$here/../series/mainline" | wc -l)" \
-		"$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
+# run_versions DIR: the sources of DIR's kernels (DIR/kernels.tsv), this
+# repository's commit and the machine, for the reports.
+run_versions() {
+	_ks=$(tsv_awk '{ print col("kernel") }' "$1/kernels.tsv")
+	for _b in $(for _k in $_ks; do kernel_col "$_k" base; done | awk '!seen[$0]++'); do
+		printf 'Linux %s (Debian %s %s)\n' "$_b" "$(base_col "$_b" package)" "$(base_col "$_b" version)"
+	done
+	for _s in $(for _k in $_ks; do kernel_col "$_k" series; done | sed 's/:.*//' | awk '$0 != "-" && !seen[$0]++'); do
+		printf 'series/%s: %s patches\n' "$_s" "$(series_patches "$here/../series/$_s" | wc -l)"
+	done
+	printf 'repository commit %s\n' "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	printf 'QEMU: %s, TCG, 2 vCPUs; host: %s CPUs\n' \
 		"$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')" "$(nproc)"
 }

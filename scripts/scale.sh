@@ -1,17 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # scale.sh RESULTS: scenario 5 over a grid of PID-inactive hot VMAs x reader
-# threads, base vs series (7.3.4-base, 7.3.4-series), one guest boot per
-# kernel.  $SCALE_GRID: NVMASxNTHREADS points (default 64, 512, 4096 VMAs x
-# 8, 64, 512 threads; s5-pid-inactive takes at most 16384 VMAs and 512
-# threads); $SCALE_SECS: measured seconds per point (default 60).  Writes
-# RESULTS/<date> (RESULTS/latest): scale.tsv, scale.md, scale.png (log-log)
-# and scale-top-tier.png (scripts/scale-report.sh), with the raw
-# samples.tsv, ends.tsv, skips.tsv, cpu.tsv and the consoles.
+# threads, the mainline series' kernel vs its base (scripts/kernels.tsv),
+# one guest boot per kernel.  $SCALE_GRID: NVMASxNTHREADS points (default
+# 64, 512, 4096 VMAs x 8, 64, 512 threads), within s5-pid-inactive's
+# limits (it prints them with -L); $SCALE_SECS: measured seconds per point
+# (default 60).  Writes RESULTS/<date> (RESULTS/latest): scale.tsv,
+# scale.md, scale.png (log-log) and scale-top-tier.png
+# (scripts/scale-report.sh), with the raw samples.tsv, ends.tsv, skips.tsv,
+# cpu.tsv and the consoles.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-. "$here/peer-lib.sh"
+. "$here/run-lib.sh"
 
 results=${1:?usage: scale.sh RESULTS}
 grid=${SCALE_GRID:-64x8 64x64 64x512 512x8 512x64 512x512 4096x8 4096x64 4096x512}
@@ -19,46 +20,53 @@ secs=${SCALE_SECS:-60}
 case $secs in
 '' | *[!0-9]* | 0) die "SCALE_SECS=$secs is not a number of seconds" ;;
 esac
-points=0
+case $grid in
+*[!0-9x,\ ]*) die "SCALE_GRID='$grid' is not a list of NVMASxNTHREADS points (e.g. 512x64)" ;;
+esac
+points='' npoints=0
 for p in $(printf '%s' "$grid" | tr ',' ' '); do
-	n=${p%x*} t=${p#*x}
 	case $p in
 	[0-9]*x[0-9]*) ;;
 	*) die "scale point '$p' is not NVMASxNTHREADS (e.g. 512x64)" ;;
 	esac
-	case $n$t in
+	case ${p%x*}${p#*x} in
 	*[!0-9]*) die "scale point '$p' is not NVMASxNTHREADS (e.g. 512x64)" ;;
 	esac
-	if [ "$n" -lt 1 ] || [ "$n" -gt 16384 ] || [ "$t" -lt 1 ] || [ "$t" -gt 512 ]; then
-		die "scale point '$p' is outside 1-16384 VMAs x 1-512 threads (s5-pid-inactive's limits)"
-	fi
-	points=$((points + 1))
+	points=${points:+$points,}$p
+	npoints=$((npoints + 1))
 done
-[ "$points" -gt 0 ] || die "SCALE_GRID is empty"
-grid=$(printf '%s' "$grid" | tr ' ' ',' | sed 's/,,*/,/g; s/^,//; s/,$//')
-base=7.3.4-base
-series=7.3.4-series
-peer_known $base $series
+[ -n "$points" ] || die "SCALE_GRID is empty"
+series=$(series_kernel mainline)
+base=$(base_kernel "$series")
 [ -f "$here/../series/mainline/series" ] || die "series/mainline does not exist"
 
-# Each point: set-up and demotion, up to 30 s on the top tier, the run;
-# under TCG a 4096 x 512 point took about twice its measured time.
-LAB_GUEST_TIMEOUT=${LAB_GUEST_TIMEOUT:-$((300 + points * (2 * secs + 180)))}
-export LAB_GUEST_TIMEOUT
-
-peer_guest
-for k in $base $series; do
-	"$here/kernel.sh" "$k" >/dev/null || die "building kernel $k failed"
+run_guest lab
+# The guest programs are static x86-64 programs: s5-pid-inactive says its
+# limits here, before any kernel is built.
+limits=$("$(run_bin)/s5-pid-inactive" -L) || die "s5-pid-inactive -L failed"
+max_vmas=$(printf '%s\n' "$limits" | sed -n 's/.*max_vmas=\([0-9][0-9]*\).*/\1/p')
+max_threads=$(printf '%s\n' "$limits" | sed -n 's/.*max_threads=\([0-9][0-9]*\).*/\1/p')
+[ -n "$max_vmas" ] && [ -n "$max_threads" ] ||
+	die "s5-pid-inactive -L printed '$limits', not max_vmas=N max_threads=N"
+for p in $(printf '%s' "$points" | tr ',' ' '); do
+	n=${p%x*} t=${p#*x}
+	if [ "$n" -lt 1 ] || [ "$n" -gt "$max_vmas" ] || [ "$t" -lt 1 ] || [ "$t" -gt "$max_threads" ]; then
+		die "scale point '$p' is outside 1-$max_vmas VMAs x 1-$max_threads threads (s5-pid-inactive's limits)"
+	fi
 done
 
-mkdir -p "$results"
-run=$(mktemp -d "$results/.run.XXXXXX")
-trap 'rm -rf "$run"' EXIT INT TERM
-step "scale grid: $(printf '%s' "$grid" | tr ',' ' '), ${secs} s each, on $base and $series"
-peer_run "$run" $base base lab.scenarios= "lab.scale=$grid" "lab.scale_secs=$secs" lab.cpu=1
-peer_run "$run" $series series lab.scenarios= "lab.scale=$grid" "lab.scale_secs=$secs" lab.cpu=1
-peer_versions >"$run/versions.txt"
-"$here/scale-report.sh" "$run" || die "scale-report.sh failed on $run"
-trap - EXIT INT TERM
-final=$(peer_publish "$run" "$results")
+# Each point: set-up and demotion, up to 30 s on the top tier, the run;
+# under TCG the largest points take about twice their measured time.
+LAB_GUEST_TIMEOUT=${LAB_GUEST_TIMEOUT:-$((300 + npoints * (2 * secs + 180)))}
+export LAB_GUEST_TIMEOUT
+
+run_build "$base" "$series"
+run_dir=$(run_start "$results")
+step "scale grid: $(printf '%s' "$points" | tr ',' ' '), ${secs} s each, on $base and $series"
+for k in "$base" "$series"; do
+	run_boot "$run_dir" "$k" lab.scenarios= "lab.scale=$points" "lab.scale_secs=$secs" lab.cpu=1
+	run_parse "$run_dir" "$k"
+done
+"$here/scale-report.sh" "$run_dir" || die "scale-report.sh failed on $run_dir"
+final=$(run_publish "$run_dir" "$results")
 step "scale: $final/scale.md, table: scale.tsv, plot: scale.png (also $results/latest/)"
