@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # debug-run.sh KERNEL RESULTS [KERNEL_ARGS...]: build lab kernel KERNEL
 # (scripts/kernels.tsv) with kconfig/debug.config (DEBUG_VM, lockdep,
-# KASAN) on top of lab.config, boot it in the two-tier guest with
-# lab/debug/init.sh as /init (scenarios 1-5 and the concurrent stress under
-# numa_balancing=2, then =3), write its console to
-# RESULTS/debug-KERNEL.console and check it.
+# KASAN) on top of lab.config, boot it in the two-tier guest's debug run
+# (lab.run=debug: the debug rows of lab/scenarios.tsv, the concurrent
+# stress among them, under numa_balancing=2, then =3), write its console
+# to RESULTS/KERNEL.console (RESULTS/kernels.tsv, uname.tsv: run-lib.sh)
+# and check it.
 #
 # Exit status 0 only when the console holds no kernel report
 # (lab/debug/reports.awk: WARN, BUG, lockdep, KASAN, ...), the guest
@@ -20,19 +21,18 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/run-lib.sh"
 
 usage="usage: debug-run.sh KERNEL RESULTS [KERNEL_ARGS...]"
 kernel=${1:?$usage}
 results=${2:?$usage}
 shift 2
-awk -F'\t' -v n="$kernel" '$1 == n { f = 1 } END { exit !f }' "$here/kernels.tsv" ||
-	die "unknown kernel '$kernel' (known: $(awk -F'\t' '!/^#/{printf "%s ", $1}' "$here/kernels.tsv"))"
+kernel_check "$kernel"
 modes="2 3"
 
-# The guest's time limit: boot and the ten short scenarios took about
-# 3 minutes under TCG with KASAN on 2 busy cores and the stress its time
-# per mode; 30 minutes and half the stress time again leave room for a
-# slower or busier host.
+# The guest's time limit: boot and the short debug scenarios under TCG
+# with KASAN, and the stress its time per mode; 30 minutes and half the
+# stress time again leave room for a slower or busier host.
 stress_secs=300
 for arg in "$@"; do
 	case $arg in
@@ -44,22 +44,17 @@ case $stress_secs in
 esac
 timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs))}
 
-guest=$LAB_CACHE/debug-guest
-step "building the guest programs"
-make -s -C "$here/../lab/guest" O="$guest/bin" >&2 || die "building lab/guest failed"
-"$here/mkinitramfs.sh" "$guest/initrd.gz" "$guest/bin" "$here/../lab/debug/init.sh"
+run_guest debug
+run_build "$kernel"
 
-bz=$(LAB_BUILD_SUFFIX=-debug "$here/kernel.sh" "$kernel" "$here/../kconfig/debug.config") ||
-	die "building the debug kernel $kernel failed"
-
-mkdir -p "$results"
-console=$results/debug-$kernel.console
+console=$results/$kernel.console
 start=$(date +%s)
 # loglevel=7: WARN and lockdep print at KERN_WARNING, which run-guest.sh's
 # loglevel=4 keeps off the console.
 guest_ok=yes
-LAB_GUEST_TIMEOUT=$timeout "$here/run-guest.sh" "$bz" "$guest/initrd.gz" "$console" \
-	loglevel=7 "$@" || guest_ok=no
+LAB_GUEST_TIMEOUT=$timeout
+export LAB_GUEST_TIMEOUT
+run_boot "$results" "$kernel" loglevel=7 "$@" || guest_ok=no
 step "guest ran $(( $(date +%s) - start )) s; checking $console"
 grep '^@@ stress ' "$console" | sed 's/^/  /' >&2 || true
 
