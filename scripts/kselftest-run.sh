@@ -1,36 +1,40 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# kselftest-run.sh RESULTS SRC BASE_KERNEL SERIES_KERNEL: build the mm
-# kselftests of lab/kselftest/tests.list from kernel tree SRC (statically),
-# run the same binaries in the lab guest on both kernels and compare: fails
-# when a test that passes on the base does not pass on the series, also when
-# rerun alone (LAB_KSFT_RERUNS times, default 2).
-# Writes RESULTS/kselftest-<kernel>.console and RESULTS/kselftest.txt.
+# kselftest-run.sh RESULTS KERNEL: build the mm kselftests of
+# lab/kselftest/tests.list from KERNEL's tree (statically), run the same
+# binaries in the lab guest (lab.run=kselftest) on KERNEL's base kernel and
+# on KERNEL (scripts/kernels.tsv) and compare: fails when a test that
+# passes on the base does not pass on KERNEL, also when rerun alone
+# (LAB_KSFT_RERUNS times, default 2).  $LAB_KSFT_TIMEOUT: each guest's
+# time limit (default 1500 s).
+# Writes RESULTS/kselftest/: BASE.console, KERNEL.console, kernels.tsv,
+# uname.tsv, kselftest.txt and rerunN/KERNEL.console.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/run-lib.sh"
 
-results=${1:?usage: kselftest-run.sh RESULTS SRC BASE_KERNEL SERIES_KERNEL}
-src=${2:?usage: kselftest-run.sh RESULTS SRC BASE_KERNEL SERIES_KERNEL}
-basek=${3:?usage: kselftest-run.sh RESULTS SRC BASE_KERNEL SERIES_KERNEL}
-seriesk=${4:?usage: kselftest-run.sh RESULTS SRC BASE_KERNEL SERIES_KERNEL}
-ks=$here/../lab/kselftest
-out=$LAB_CACHE/kselftest
+usage="usage: kselftest-run.sh RESULTS KERNEL"
+results=${1:?$usage}
+seriesk=${2:?$usage}
+kernel_check "$seriesk"
+basek=$(base_kernel "$seriesk")
+[ "$basek" != "$seriesk" ] || die "$seriesk is a base kernel: name a kernel with a series"
+dir=$results/kselftest
 
-step "building the mm kselftests from $src"
-"$ks/build.sh" "$src" "$out" || die "building the mm kselftests failed"
-"$here/mkinitramfs.sh" "$out/initrd.gz" "$out/bin" "$ks/init.sh"
-
-mkdir -p "$results"
+src=$("$here/kernel.sh" --tree "$seriesk")
+run_guest kselftest "$src"
+run_build "$basek" "$seriesk"
+LAB_GUEST_TIMEOUT=${LAB_KSFT_TIMEOUT:-1500}
+export LAB_GUEST_TIMEOUT
+rm -rf "$dir"
 for k in "$basek" "$seriesk"; do
-	bz=$("$here/kernel.sh" "$k")
-	LAB_GUEST_TIMEOUT=${LAB_KSFT_TIMEOUT:-1500} \
-		"$here/run-guest.sh" "$bz" "$out/initrd.gz" "$results/kselftest-$k.console"
+	run_boot "$dir" "$k"
 done
 rc=0
-awk -f "$ks/compare.awk" "$results/kselftest-$basek.console" "$results/kselftest-$seriesk.console" \
-	>"$results/kselftest.txt" || rc=$?
-cat "$results/kselftest.txt"
+awk -f "$here/../lab/kselftest/compare.awk" "$dir/$basek.console" "$dir/$seriesk.console" \
+	>"$dir/kselftest.txt" || rc=$?
+cat "$dir/kselftest.txt"
 [ "$rc" = 1 ] || exit $rc
 
 # Some mm selftests are flaky by design (mremap_test maps at random
@@ -38,26 +42,23 @@ cat "$results/kselftest.txt"
 # a test that passed on the base and failed on the series once is run alone
 # on the series again, up to LAB_KSFT_RERUNS times: it is a regression
 # unless it passes in one of them.  A real regression fails every time.
-regressed=$(awk '$NF == "REGRESSION" { printf "%s%s", sep, $1; sep = " " }' "$results/kselftest.txt")
-bz=$("$here/kernel.sh" "$seriesk")
+regressed=$(awk '$NF == "REGRESSION" { printf "%s%s", sep, $1; sep = " " }' "$dir/kselftest.txt")
 i=0
 while [ -n "$regressed" ] && [ "$i" -lt "${LAB_KSFT_RERUNS:-2}" ]; do
 	i=$((i + 1))
 	step "rerun $i of $regressed on $seriesk"
-	console=$results/kselftest-$seriesk-rerun$i.console
-	LAB_GUEST_TIMEOUT=${LAB_KSFT_TIMEOUT:-1500} "$here/run-guest.sh" "$bz" "$out/initrd.gz" \
-		"$console" "ksft_only=$(printf %s "$regressed" | tr ' ' ',')" || true
+	run_boot "$dir/rerun$i" "$seriesk" "ksft_only=$(printf %s "$regressed" | tr ' ' ',')" || true
 	still=
 	for t in $regressed; do
-		r=$(sed -n "s/^@@ kselftest name=$t result=\([a-z]*\) .*/\1/p" "$console")
-		echo "rerun $i: $t ${r:-missing} on $seriesk" | tee -a "$results/kselftest.txt"
+		r=$(sed -n "s/^@@ kselftest name=$t result=\([a-z]*\) .*/\1/p" "$dir/rerun$i/$seriesk.console")
+		echo "rerun $i: $t ${r:-missing} on $seriesk" | tee -a "$dir/kselftest.txt"
 		[ "$r" = pass ] || still="$still $t"
 	done
 	regressed=${still# }
 done
 if [ -n "$regressed" ]; then
-	echo "regression(s) confirmed by $i rerun(s): $regressed" | tee -a "$results/kselftest.txt"
+	echo "regression(s) confirmed by $i rerun(s): $regressed" | tee -a "$dir/kselftest.txt"
 	exit 1
 fi
 echo "no regression: every test that failed on $seriesk once passed when rerun (flaky)" |
-	tee -a "$results/kselftest.txt"
+	tee -a "$dir/kselftest.txt"
