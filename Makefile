@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # NUMA tiering lab and the series "sched/numa: stop VMA scan filters from
-# gating promotion".  `make help` lists the targets.
+# gating promotion".  `make help` lists the targets and variables.  Kernels
+# and their bases are named in scripts/kernels.tsv only; scripts/kernels.sh
+# answers for a series, the scripts keep the paths under $LAB_CACHE.
 
-LAB_CACHE ?= $(HOME)/.cache/numab-lab
-export LAB_CACHE
-SERIES ?= mainline
+# The series of make demo and of make demo-stable (directories of series/).
+DEMO_SERIES := mainline
+STABLE_SERIES := queue-6.12
+SERIES ?= $(DEMO_SERIES)
 RESULTS ?= results
-SCENARIOS ?= 0 1 2 3 4 5 6 7 8
+# Empty: every scenario of lab/scenarios.tsv.
+SCENARIOS ?=
 export SCENARIOS
 
 # The Debian packages the lab needs (make deps installs them as root).
@@ -14,46 +18,61 @@ DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
 	xz-utils gzip ccache git qemu-system-x86 busybox-static gnuplot-nox \
 	sparse gcc-aarch64-linux-gnu b4 file libnuma-dev python3-ply python3-git shellcheck
 
-# series directory -> kernel base and the lab kernels built from them.
-base_of = $(if $(filter queue-6.12,$(1)),6.12.118,7.3.4)
-kernel_of = $(if $(filter queue-6.12,$(1)),6.12.118-queue,7.3.4-series)
-TREE = $(LAB_CACHE)/trees/$(call kernel_of,$(SERIES))
-
-# Kernels for the demo: each base, and its series once it exists.
-DEMO_KERNELS := 7.3.4-base $(if $(wildcard series/mainline/series),7.3.4-series)
-STABLE_KERNELS := $(if $(wildcard series/queue-6.12/series),6.12.118-base 6.12.118-queue)
-
-.PHONY: help deps demo demo-stable demo-damon scale peer peer-doc check check-full tree export mbox kernels clean-results
+.PHONY: help deps demo demo-stable demo-damon scale peer peer-doc check check-full tree export mbox kernels clean-results print-demo-kernels
 
 help:
-	@echo 'make deps         install the Debian packages the lab needs (root)'
-	@echo 'make demo         build base and patched kernels, run scenarios 0-8 on each,'
-	@echo '                  report in $(RESULTS)/latest/ (summary.tsv, report.md, top-tier.png)'
-	@echo 'make demo-stable  the same for 6.12.118 vs 6.12.118 + series/queue-6.12'
-	@echo 'make demo-damon   scenarios 0-5: NUMA balancing (7.3.4-base) vs DAMON (7.3.4-damon,'
-	@echo '                  NUMA balancing off) vs 7.3.4-series, with CPU cost; $(RESULTS)/damon/latest/'
-	@echo 'make scale        scenario 5 over hot VMAs x threads, base vs series: table and'
-	@echo '                  log-log plot in $(RESULTS)/scale/latest/ (SCALE_GRID, SCALE_SECS)'
-	@echo 'make peer         demo-damon and scale, then doc/peer/ (the README'"'"'s DAMON and scale results)'
-	@echo 'make peer-doc     doc/peer/ again from the latest demo-damon and scale results'
-	@echo 'make check        the test suite; ends with "N passed, N failed"'
-	@echo 'make check-full   check plus the debug kernels, the build matrix and bisection points'
-	@echo 'make tree         kernel git tree with series/$$(SERIES) applied as commits (git am)'
-	@echo 'make export       export that tree back into series/$$(SERIES) (git format-patch)'
-	@echo 'make mbox         one mbox of series/$$(SERIES) for git am / b4 am'
-	@echo 'Variables: SERIES=mainline|queue-6.12 SCENARIOS="0 1 ..." KSRC=/your/linux LAB_CACHE=$(LAB_CACHE)'
+	@echo 'Targets:'
+	@echo '  make help          this text'
+	@echo '  make deps          install the Debian packages the lab needs (root)'
+	@echo '  make demo          build series/$(DEMO_SERIES)'"'"'s kernel and its base, run the scenarios on'
+	@echo '                     each, report in $(RESULTS)/latest/ (summary.tsv, report.md, top-tier.png)'
+	@echo '  make demo-stable   the same for series/$(STABLE_SERIES), in $(RESULTS)/stable/latest/'
+	@echo '  make demo-damon    the scenarios lab/expect-damon.tsv has rules for: NUMA balancing'
+	@echo '                     (base kernel) vs DAMON (the peer kernel, NUMA balancing off) vs'
+	@echo '                     series/$(DEMO_SERIES), with CPU cost; $(RESULTS)/damon/latest/'
+	@echo '  make scale         scenario 5 over hot VMAs x threads, base vs series: table and'
+	@echo '                     log-log plot in $(RESULTS)/scale/latest/'
+	@echo '  make peer          demo-damon and scale, then doc/peer/ (the README'"'"'s DAMON and scale results)'
+	@echo '  make peer-doc      doc/peer/ again from the latest demo-damon and scale results'
+	@echo '  make check         the test suite (TAP); ends with "N passed, N failed"'
+	@echo '  make check-full    check plus the debug kernels, the build matrix and bisection points'
+	@echo '  make tree          kernel git tree with series/$$(SERIES) applied as commits (git am)'
+	@echo '  make export        export that tree back into series/$$(SERIES) (git format-patch)'
+	@echo '  make mbox          one mbox of series/$$(SERIES) for git am / b4 am'
+	@echo '  make kernels       build the kernels of demo and demo-stable'
+	@echo '  make print-demo-kernels'
+	@echo '                     the kernels of make demo'
+	@echo '  make clean-results remove $(RESULTS)'
+	@echo 'Variables (make VAR=value, or the environment):'
+	@echo '  SERIES            series/ directory of tree, export, mbox (now: $(SERIES))'
+	@echo '  SCENARIOS         scenarios of demo, demo-stable and demo-damon, e.g. "0 6.5":'
+	@echo '                    "6" is 6.0-6.5 (lab/scenarios.tsv); empty (the default): all'
+	@echo '  DAMON_SCENARIOS   the scenarios of demo-damon, taken before SCENARIOS'
+	@echo '  LAB_SECS          seconds each scenario runs instead of its own'
+	@echo '  SCALE_GRID        scale: NVMASxNTHREADS points, e.g. "64x8 512x64"'
+	@echo '  SCALE_SECS        scale: measured seconds per point'
+	@echo '  RESULTS           where the runs write their results (now: $(RESULTS))'
+	@echo '  KSRC              a kernel git tree to use as the base instead of Debian'"'"'s'
+	@echo "  LAB_CACHE         downloads, trees, builds, check results (now: $$(here=scripts; . scripts/lib.sh; echo "$$LAB_CACHE"))"
+	@echo '  CCACHE_DIR        ccache of the kernel builds (default: $$LAB_CACHE/ccache)'
+	@echo '  JOBS              make -j of the kernel builds (default: nproc)'
+	@echo '  LAB_MIRROR, LAB_SECURITY_MIRROR  Debian archives (default: apt'"'"'s configuration)'
+	@echo '  LAB_GUEST_TIMEOUT time limit of a guest in seconds'
+	@echo '  LAB_KSFT_TIMEOUT  time limit of a kselftest guest in seconds'
+	@echo '  LAB_KSFT_RERUNS   reruns of a kselftest that regressed once'
+	@echo '  BUSYBOX           the static busybox of the guest (default: /bin/busybox)'
 
 deps:
 	@scripts/deps.sh $(DEPS)
 
 demo:
 	@scripts/deps.sh --check $(DEPS)
-	@scripts/lab-run.sh $(RESULTS) $(DEMO_KERNELS)
+	@k=$$(scripts/kernels.sh demo $(DEMO_SERIES)) && scripts/lab-run.sh $(RESULTS) $$k
 
 demo-stable:
 	@scripts/deps.sh --check $(DEPS)
-	@test -n "$(STABLE_KERNELS)" || { echo 'make: series/queue-6.12 does not exist yet' >&2; exit 1; }
-	@scripts/lab-run.sh $(RESULTS)/stable $(STABLE_KERNELS)
+	@test -f series/$(STABLE_SERIES)/series || { echo 'make: error: series/$(STABLE_SERIES) does not exist yet' >&2; exit 1; }
+	@k=$$(scripts/kernels.sh demo $(STABLE_SERIES)) && scripts/lab-run.sh $(RESULTS)/stable $$k
 
 # Not part of check: about 20 (demo-damon) and 40 (scale) minutes of guests.
 demo-damon:
@@ -80,22 +99,24 @@ check-full:
 	@CHECK_FULL=1 scripts/check.sh
 
 tree:
-	@scripts/series-tree.sh series/$(SERIES) "$$(scripts/base-tree.sh $(call base_of,$(SERIES)))" HEAD $(TREE)
-	@echo "$(TREE)"
+	@k=$$(scripts/kernels.sh kernel $(SERIES)) && scripts/kernel.sh --tree "$$k"
 
 export:
-	@scripts/export-series.sh $(TREE) series/$(SERIES)
+	@t=$$(scripts/kernels.sh tree $(SERIES)) && scripts/export-series.sh "$$t" series/$(SERIES)
 
 mbox:
-	@scripts/mbox.sh series/$(SERIES) $(LAB_CACHE)/$(SERIES).mbox
+	@m=$$(scripts/kernels.sh mbox $(SERIES)) && scripts/mbox.sh series/$(SERIES) "$$m"
 
 kernels:
-	@for k in $(DEMO_KERNELS) $(STABLE_KERNELS); do scripts/kernel.sh $$k || exit 1; done
+	@for s in $(DEMO_SERIES) $(STABLE_SERIES); do \
+		[ -f series/$$s/series ] || continue; \
+		k=$$(scripts/kernels.sh demo $$s) || exit 1; \
+		for n in $$k; do scripts/kernel.sh $$n || exit 1; done; \
+	done
 
 clean-results:
 	rm -rf $(RESULTS)
 
-# The kernels of make demo (and of make check's lab run); the stable
-# queue has its own run (make demo-stable, make check-full).
+# The kernels of make demo.
 print-demo-kernels:
-	@echo $(DEMO_KERNELS)
+	@k=$$(scripts/kernels.sh demo $(DEMO_SERIES)) && echo $$k
