@@ -1,14 +1,15 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2154 # $here, $sdir: set by check.sh, which sources this
 # SPDX-License-Identifier: GPL-2.0
 # series-tests.sh: sourced by check.sh with $sdir set to a series directory.
 # Tests that the series applies, is checkpatch clean, is what its tree
 # exports, applies from one mbox, and that every prefix builds.
 
+# The series' kernel, its base and its tree: scripts/kernels.tsv (lib.sh).
 sname=$(basename "$sdir")
-case $sname in
-queue-6.12) sbase=6.12.118 skernel=6.12.118-queue ;;
-*) sbase=7.3.4 skernel=7.3.4-series ;;
-esac
-stree=$LAB_CACHE/trees/$skernel
+skernel=$(series_kernel "$sname") || { t "$sname: a series of scripts/kernels.tsv" false; return; }
+sbase=$(kernel_col "$skernel" base)
+stree=$(kernel_tree "$skernel")
 
 t "$sname: base $sbase downloaded, verified and in git" "$here/base-tree.sh" "$sbase"
 btree=$("$here/base-tree.sh" "$sbase" 2>/dev/null)
@@ -72,7 +73,7 @@ mbox_applies() {
 	return $rc
 }
 mbox_file_applies() {
-	"$here/mbox.sh" "$sdir" "$LAB_CACHE/$sname.mbox" && mbox_applies "$LAB_CACHE/$sname.mbox"
+	"$here/mbox.sh" "$sdir" "$(series_mbox "$sname")" && mbox_applies "$(series_mbox "$sname")"
 }
 t "$sname: one mbox applies with git am" mbox_file_applies
 if command -v b4 >/dev/null 2>&1; then
