@@ -19,10 +19,13 @@ upstream=$(cat "$(git -C "$tree" rev-parse --absolute-git-dir)/lab-base" 2>/dev/
 cover=$sdir.cover
 prefix=$(sed -n 's/^subject-prefix: //p' "$sdir.conf" 2>/dev/null || true)
 
+cover_opt=
+[ ! -f "$cover" ] || cover_opt=--cover-letter
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 git -C "$tree" format-patch -q --thread=shallow --no-signature --base="$upstream" -o "$tmp" \
-	${prefix:+--subject-prefix="$prefix"} $( [ -f "$cover" ] && echo --cover-letter ) "$upstream..HEAD"
+	${prefix:+--subject-prefix="$prefix"} ${cover_opt:+"$cover_opt"} "$upstream..HEAD"
 if [ -f "$cover" ]; then
 	c=$tmp/0000-cover-letter.patch
 	subject=$(head -n 1 "$cover")
@@ -45,7 +48,7 @@ if [ -f "$cover" ]; then
 		{ print }' "$c" >"$c.new"
 	mv "$c.new" "$c"
 fi
-list=$(cd "$tmp" && ls -- *.patch | grep -v '^0000-')
+list=$(cd "$tmp" && for p in *.patch; do case $p in 0000-*) ;; *) echo "$p" ;; esac; done)
 printf '%s\n' "$list" >"$tmp/series"
 mkdir -p "$sdir"
 rm -f "$sdir"/*.patch

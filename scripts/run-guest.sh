@@ -41,6 +41,7 @@ fi
 why="the guest stopped before '@@ done'"
 grep -q 'Kernel panic' "$log" && why="the guest kernel panicked"
 [ "$(wc -c <"$log")" -gt 0 ] || why="the guest printed nothing"
+# shellcheck disable=SC2154 # $prog: set by lib.sh
 printf '%s: last console lines:\n' "$prog" >&2
 tail -n 25 "$log" | sed 's/^/  | /' >&2
 die "$why (timeout ${timeout}s; full console in $log)"
