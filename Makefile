@@ -74,7 +74,7 @@ demo-stable:
 	@test -f series/$(STABLE_SERIES)/series || { echo 'make: error: series/$(STABLE_SERIES) does not exist yet' >&2; exit 1; }
 	@k=$$(scripts/kernels.sh demo $(STABLE_SERIES)) && scripts/lab-run.sh $(RESULTS)/stable $$k
 
-# Not part of check: about 20 (demo-damon) and 40 (scale) minutes of guests.
+# Not part of check: they run the guests for a long time.
 demo-damon:
 	@scripts/deps.sh --check $(DEPS)
 	@scripts/damon-demo.sh $(RESULTS)/damon
