@@ -55,8 +55,9 @@ for p in $(printf '%s' "$points" | tr ',' ' '); do
 	fi
 done
 
-# Each point: set-up and demotion, up to 30 s on the top tier, the run;
-# under TCG the largest points take about twice their measured time.
+# Each point: set-up and demotion, its top-tier phase, the run; under TCG
+# a large point takes well over its measured time, so each gets twice that
+# and 3 minutes more.
 LAB_GUEST_TIMEOUT=${LAB_GUEST_TIMEOUT:-$((300 + npoints * (2 * secs + 180)))}
 export LAB_GUEST_TIMEOUT
 
