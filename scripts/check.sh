@@ -163,11 +163,11 @@ negative_control "$LAB_CACHE/check-results/latest" "$mainline_base"
 # The mm kselftests, built once from the series tree (it has the new
 # promotion test), run on the base and on the series kernel.
 t "mm kselftests: nothing that passes on $mainline_base fails on $mainline" \
-	"$here/kselftest-run.sh" "$LAB_CACHE/check-results/latest" "$LAB_CACHE/trees/$mainline" "$mainline_base" "$mainline"
+	"$here/kselftest-run.sh" "$LAB_CACHE/check-results/latest" "$mainline"
 ksft_result() {
 	awk -v k="$1" -v t="$2" -v want="$3" '
 		/^@@ kselftest / && index($0, " name=" t " ") { r = $0; sub(/.* result=/, "", r); sub(/ .*/, "", r) }
-		END { print k ": " t " " r; exit r != want }' "$LAB_CACHE/check-results/latest/kselftest-$1.console"
+		END { print k ": " t " " r; exit r != want }' "$LAB_CACHE/check-results/latest/kselftest/$1.console"
 }
 t "kselftest numa_tiering_promotion fails on $mainline_base (the bug)" ksft_result "$mainline_base" numa_tiering_promotion fail
 t "kselftest numa_tiering_promotion passes on $mainline" ksft_result "$mainline" numa_tiering_promotion pass

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0
 # Shared shell helpers for the lab scripts (POSIX sh).
 
@@ -96,12 +97,12 @@ kernel_check() {
 # kernel_col NAME COLUMN: one field of NAME's row.
 kernel_col() {
 	kernel_check "$1"
-	kernels_awk 'col("name") == n { print col(c) }' -v n="$1" -v c="$2"
+	kernels_awk 'col("name") "" == n "" { print col(c) }' -v n="$1" -v c="$2"
 }
 
 # series_kernel SERIES: the kernel with all of series/SERIES applied.
 series_kernel() {
-	_sk=$(kernels_awk 'col("kind") == "series" && col("series") == s { print col("name"); exit }' -v s="$1")
+	_sk=$(kernels_awk 'col("kind") == "series" && col("series") "" == s "" { print col("name"); exit }' -v s="$1")
 	[ -n "$_sk" ] || die "unknown series '$1' (known: $(kernels_awk 'col("kind") == "series" && col("series") !~ /:/ { printf "%s ", col("series") }'))"
 	printf '%s\n' "$_sk"
 }
@@ -109,7 +110,7 @@ series_kernel() {
 # base_kernel NAME: the kernel of kind base built from NAME's base.
 base_kernel() {
 	_b=$(kernel_col "$1" base)
-	kernels_awk 'col("kind") == "base" && col("base") == b { print col("name"); exit }' -v b="$_b"
+	kernels_awk 'col("kind") == "base" && col("base") "" == b "" { print col("name"); exit }' -v b="$_b"
 }
 
 # kernel_patches NAME: how many patches of its series NAME has (0 for none).
@@ -131,6 +132,7 @@ series_patches() {
 # series_sum SERIESDIR [COUNT]: fingerprint of those patches, stored in a
 # tree made from them so that a changed series is noticed.
 series_sum() {
+	# shellcheck disable=SC2046 # patch file names are words
 	(cd "$1" && cat $(series_patches . "${2:-}")) | sha256sum | cut -d' ' -f1
 }
 
