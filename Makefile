@@ -18,7 +18,7 @@ DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
 	xz-utils gzip ccache git qemu-system-x86 busybox-static gnuplot-nox \
 	sparse gcc-aarch64-linux-gnu b4 file libnuma-dev python3-ply python3-git shellcheck
 
-.PHONY: help deps demo demo-stable demo-damon scale peer peer-doc check check-full tree export mbox kernels clean-results print-demo-kernels
+.PHONY: help deps demo demo-stable demo-damon scale peer peer-doc check check-full tree export mbox kernels clean-results
 
 help:
 	@echo 'Targets:'
@@ -40,8 +40,6 @@ help:
 	@echo '  make export        export that tree back into series/$$(SERIES) (git format-patch)'
 	@echo '  make mbox          one mbox of series/$$(SERIES) for git am / b4 am'
 	@echo '  make kernels       build the kernels of demo and demo-stable'
-	@echo '  make print-demo-kernels'
-	@echo '                     the kernels of make demo'
 	@echo '  make clean-results remove $(RESULTS)'
 	@echo 'Variables (make VAR=value, or the environment):'
 	@echo '  SERIES            series/ directory of tree, export, mbox (now: $(SERIES))'
@@ -116,7 +114,3 @@ kernels:
 
 clean-results:
 	rm -rf $(RESULTS)
-
-# The kernels of make demo.
-print-demo-kernels:
-	@k=$$(scripts/kernels.sh demo $(DEMO_SERIES)) && echo $$k
