@@ -51,29 +51,10 @@ if command -v gnuplot >/dev/null 2>&1 && [ -s "$dir/samples.tsv" ]; then
 	tsv_awk 'BEGIN { OFS = " " } { f = d "/" col("scenario") "@" col("kernel") ".dat"; print col("t"), col("top_pct") > f }' \
 		-v d="$pdir" "$dir/samples.tsv"
 	scenarios=$(find "$pdir" -name '*.dat' | sed 's#.*/##; s/@.*//' | sort -u -n)
-	n=$(printf '%s\n' $scenarios | wc -l)
-	cols=4
-	rows=$(( (n + cols - 1) / cols ))
-	{
-		printf 'set terminal pngcairo size %d,%d font ",9"\n' $((cols * 360)) $((rows * 260))
-		printf 'set output "%s"\n' "$dir/top-tier.png"
-		printf 'set multiplot layout %d,%d title "Top-tier share of the hot set over time"\n' "$rows" "$cols"
-		printf 'set yrange [0:105]\nset xlabel "s"\nset ylabel "top tier %%"\nset key bottom right\nset grid\n'
-		for s in $scenarios; do
-			name=$(tsv_awk 'col("scenario") == s { print col("name"); exit }' -v s="$s" "$dir/summary.tsv")
-			printf 'set title "scenario %s %s"\n' "$s" "$name"
-			printf 'plot '
-			sep=
-			for f in "$pdir/$s"@*.dat; do
-				k=${f##*@}
-				printf '%s"%s" using 1:2 with lines lw 2 title "%s"' "$sep" "$f" "${k%.dat}"
-				sep=', '
-			done
-			printf '\n'
-		done
-		printf 'unset multiplot\n'
-	} >"$dir/plot.gp"
-	gnuplot "$dir/plot.gp" 2>"$dir/plot.log" || die "gnuplot failed; see $dir/plot.log"
+	for s in $scenarios; do
+		printf '%s\tscenario %s %s\n' "$s" "$s" \
+			"$(tsv_awk 'col("scenario") "" == s "" { print col("name"); exit }' -v s="$s" "$dir/summary.tsv")"
+	done | "$here/share-panels.sh" "$dir/top-tier.png" "Top-tier share of the hot set over time" 4 360 "$pdir"
 fi
 
 # The terminal table: what a reader scans first; the rest is in the files.

@@ -152,28 +152,10 @@ if command -v gnuplot >/dev/null 2>&1; then
 		-v d="$sdir" "$dir/samples.tsv"
 	pts=$(find "$sdir" -name '*.dat' | sed 's#.*/##; s/@.*//' | sort -u -t x -k1,1n -k2,2n)
 	if [ -n "$pts" ]; then
-		n=$(printf '%s\n' "$pts" | wc -l)
-		cols=3
-		rows=$(( (n + cols - 1) / cols ))
-		{
-			printf 'set terminal pngcairo size %d,%d font ",9"\n' $((cols * 380)) $((rows * 260))
-			printf 'set output "%s"\n' "$dir/scale-top-tier.png"
-			printf 'set multiplot layout %d,%d title "Scenario 5 grid: top-tier share of the hot set over time"\n' "$rows" "$cols"
-			printf 'set yrange [0:105]\nset xlabel "s"\nset ylabel "top tier %%"\nset key bottom right\nset grid\n'
-			for p in $pts; do
-				printf 'set title "%s VMAs x %s threads"\n' "${p%x*}" "${p#*x}"
-				printf 'plot '
-				sep=
-				for f in "$sdir/$p"@*.dat; do
-					k=${f##*@}
-					printf '%s"%s" using 1:2 with lines lw 2 title "%s"' "$sep" "$f" "${k%.dat}"
-					sep=', '
-				done
-				printf '\n'
-			done
-			printf 'unset multiplot\n'
-		} >"$dir/scale-top-tier.gp"
-		gnuplot "$dir/scale-top-tier.gp" 2>>"$dir/scale-plot.log" || die "gnuplot failed; see $dir/scale-plot.log"
+		for p in $pts; do
+			printf '%s\t%s VMAs x %s threads\n' "$p" "${p%x*}" "${p#*x}"
+		done | "$here/share-panels.sh" "$dir/scale-top-tier.png" \
+			"Scenario 5 grid: top-tier share of the hot set over time" 3 380 "$sdir"
 	fi
 fi
 

@@ -17,16 +17,8 @@
 # nothing is printed on stdout.  JOBS sets make -j (default: nproc).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-prog=${0##*/}
-
-die() {
-	printf '%s: error: %s\n' "$prog" "$*" >&2
-	exit 1
-}
-
-step() {
-	printf '==> %s\n' "$*" >&2
-}
+# die, step
+. "$here/../../scripts/lib.sh"
 
 [ $# -eq 2 ] || die "usage: build.sh SRC OUT"
 if ! [ -f "$1/Makefile" ] || ! [ -f "$1/tools/testing/selftests/mm/Makefile" ]; then
