@@ -32,7 +32,7 @@ for k in "$basek" "$seriesk"; do
 	run_boot "$dir" "$k"
 done
 rc=0
-awk -f "$here/../lab/kselftest/compare.awk" "$dir/$basek.console" "$dir/$seriesk.console" \
+awk -f "$here/at-line.awk" -f "$here/../lab/kselftest/compare.awk" "$dir/$basek.console" "$dir/$seriesk.console" \
 	>"$dir/kselftest.txt" || rc=$?
 cat "$dir/kselftest.txt"
 [ "$rc" = 1 ] || exit $rc

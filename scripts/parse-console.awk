@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# parse-console.awk -v kernel=NAME -v kind=KIND -v dir=OUTDIR CONSOLE
+# awk -f at-line.awk -f parse-console.awk -v kernel=NAME -v kind=KIND -v dir=OUTDIR CONSOLE
 # Turns the guest's "@@ TAG key=value ..." lines into rows of one table per
 # tag in OUTDIR:
 #   sample -> samples.tsv   end -> ends.tsv   skip -> skips.tsv
@@ -18,7 +18,7 @@
 BEGIN {
 	OFS = "\t"
 	if (kernel == "" || kind == "" || dir == "") {
-		print "usage: awk -f parse-console.awk -v kernel=NAME -v kind=KIND -v dir=OUTDIR CONSOLE" > "/dev/stderr"
+		print "usage: awk -f at-line.awk -f parse-console.awk -v kernel=NAME -v kind=KIND -v dir=OUTDIR CONSOLE" > "/dev/stderr"
 		bad = 1
 		exit 2
 	}
@@ -29,18 +29,16 @@ BEGIN {
 	file["cpu"] = "cpu.tsv"
 }
 
-# The line's tag, its keys in order (key[1..nkeys]) and values (val[key]).
-function split_line(line,    f, n, i, k) {
+# The line's keys in order (key[1..nkeys]) and values (val[key]): those of
+# at_line(), with name and mode of the begin line after an end line's
+# scenario.
+function split_line(    i, s) {
 	delete val
 	nkeys = 0
-	n = split(line, f, " ")
-	tag = f[1]
-	for (i = 2; i <= n; i++) {
-		k = index(f[i], "=")
-		if (k < 2 || (substr(f[i], 1, k - 1) in val))
-			continue
-		key[++nkeys] = substr(f[i], 1, k - 1)
-		val[key[nkeys]] = substr(f[i], k + 1)
+	tag = at_tag
+	for (i = 1; i <= at_nkeys; i++) {
+		key[++nkeys] = at_key[i]
+		val[key[nkeys]] = at_val[at_key[i]]
 		if (tag == "end" && key[nkeys] == "scenario") {
 			s = val["scenario"]
 			key[++nkeys] = "name"
@@ -81,15 +79,9 @@ function table_row(    path, hdr, row, first, r, i) {
 	print row >> path
 }
 
-{
-	# Serial output may carry a kernel message glued in front; anchor on "@@ ".
-	p = index($0, "@@ ")
-	if (!p)
-		next
-	line = substr($0, p + 3)
-	sub(/\r$/, "", line)
-	split_line(line)
-}
+!at_line($0) { next }
+
+{ split_line() }
 
 tag == "boot" {
 	boot_seen = 1

@@ -134,7 +134,7 @@ run_row() {
 # (parse-console.awk), as rows of kind KIND, by default KERNEL's kind in
 # scripts/kernels.tsv.
 run_parse() {
-	awk -f "$here/parse-console.awk" -v kernel="$2" -v kind="${3:-$(kernel_col "$2" kind)}" -v dir="$1" "$1/$2.console" ||
+	awk -f "$here/at-line.awk" -f "$here/parse-console.awk" -v kernel="$2" -v kind="${3:-$(kernel_col "$2" kind)}" -v dir="$1" "$1/$2.console" ||
 		die "$2: the guest's results are unusable (see $1/$2.console)"
 }
 

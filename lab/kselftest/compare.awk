@@ -7,23 +7,13 @@
 # Exits 1 when a test that passes on the base does not pass on the series
 # (fails, or is missing because the series guest stopped early), 2 on a
 # usage error, 0 otherwise.  Only "@@ " lines and TAP lines are read.
-#   awk -f compare.awk base.log series.log
-#   awk -v cases=all -f compare.awk ...	print every TAP case, not only changes
+#   awk -f scripts/at-line.awk -f compare.awk base.log series.log
+#   awk -v cases=all -f scripts/at-line.awk -f compare.awk ...	print every TAP case, not only changes
 
 function fail_usage(msg) {
 	print "compare.awk: " msg > "/dev/stderr"
 	usage_error = 1
 	exit 2
-}
-
-function kv(s,    i, n, f, k) {
-	delete v
-	n = split(s, f, " ")
-	for (i = 1; i <= n; i++) {
-		k = index(f[i], "=")
-		if (k > 1)
-			v[substr(f[i], 1, k - 1)] = substr(f[i], k + 1)
-	}
 }
 
 function add_test(t) {
@@ -35,7 +25,7 @@ function add_test(t) {
 
 BEGIN {
 	if (ARGC != 3)
-		fail_usage("usage: awk -f compare.awk BASE_CONSOLE SERIES_CONSOLE")
+		fail_usage("usage: awk -f at-line.awk -f compare.awk BASE_CONSOLE SERIES_CONSOLE")
 }
 
 FNR == 1 {
@@ -45,20 +35,16 @@ FNR == 1 {
 
 {
 	line = $0
-	p = index(line, "@@ ")
-	if (p) {
-		line = substr(line, p + 3)
-		tag = line
-		sub(/ .*/, "", tag)
-		kv(substr(line, length(tag) + 2))
+	if (at_line(line)) {
+		tag = at_tag
 		if (tag == "kselftest-begin") {
-			current = v["name"]
+			current = at_val["name"]
 			delete ncase
-		} else if (tag == "kselftest" && ("name" in v)) {
-			add_test(v["name"])
-			res[side, v["name"]] = v["result"] (("why" in v) ? "(" v["why"] ")" : "")
-			ok[side, v["name"]] = v["result"]
-			secs[side, v["name"]] = v["secs"]
+		} else if (tag == "kselftest" && ("name" in at_val)) {
+			add_test(at_val["name"])
+			res[side, at_val["name"]] = at_val["result"] (("why" in at_val) ? "(" at_val["why"] ")" : "")
+			ok[side, at_val["name"]] = at_val["result"]
+			secs[side, at_val["name"]] = at_val["secs"]
 			current = ""
 		} else if (tag == "done") {
 			done[side] = 1
