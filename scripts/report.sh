@@ -51,10 +51,14 @@ if command -v gnuplot >/dev/null 2>&1 && [ -s "$dir/samples.tsv" ]; then
 	tsv_awk 'BEGIN { OFS = " " } { f = d "/" col("scenario") "@" col("kernel") ".dat"; print col("t"), col("top_pct") > f }' \
 		-v d="$pdir" "$dir/samples.tsv"
 	scenarios=$(find "$pdir" -name '*.dat' | sed 's#.*/##; s/@.*//' | sort -u -n)
-	for s in $scenarios; do
-		printf '%s\tscenario %s %s\n' "$s" "$s" \
-			"$(tsv_awk 'col("scenario") "" == s "" { print col("name"); exit }' -v s="$s" "$dir/summary.tsv")"
-	done | "$here/share-panels.sh" "$dir/top-tier.png" "Top-tier share of the hot set over time" 4 360 "$pdir"
+	# One panel per scenario, titled with its name from summary.tsv.
+	tsv_awk '!((col("scenario") "") in name) { name[col("scenario") ""] = col("name") }
+		END {
+			n = split(list, l, " ")
+			for (i = 1; i <= n; i++)
+				printf "%s\tscenario %s %s\n", l[i], l[i], name[l[i]]
+		}' -v list="$(printf '%s ' $scenarios)" "$dir/summary.tsv" |
+		"$here/share-panels.sh" "$dir/top-tier.png" "Top-tier share of the hot set over time" 4 360 "$pdir"
 fi
 
 # The terminal table: what a reader scans first; the rest is in the files.
