@@ -78,17 +78,24 @@ run_bin() {
 	printf '%s\n' "$LAB_CACHE/guest/bin"
 }
 
-# run_kernel KERNEL: build KERNEL for this run, print its bzImage.
-# kernel.sh says what failed.
+# Lines "KERNEL<tab>BZIMAGE" of the kernels run_build built for this run.
+run_built=
+
+# run_kernel KERNEL: build KERNEL for this run, print its bzImage; a
+# kernel run_build built is not built again.  kernel.sh says what failed.
 run_kernel() {
-	"$here/kernel.sh" "$1" ${run_frags:+"$run_frags"}
+	_bz=$(printf '%s\n' "$run_built" | awk -F '\t' -v k="$1" '$1 "" == k "" { print $2; exit }')
+	[ -n "$_bz" ] || _bz=$("$here/kernel.sh" "$1" ${run_frags:+"$run_frags"}) || return 1
+	printf '%s\n' "$_bz"
 }
 
 # run_build KERNEL...: build them all first, so that a failed build stops
 # the run before any guest time is spent.
 run_build() {
 	for _k in "$@"; do
-		run_kernel "$_k" >/dev/null || exit 1
+		_bz=$(run_kernel "$_k") || exit 1
+		run_built="$run_built$_k$run_tab$_bz
+"
 	done
 }
 
