@@ -91,6 +91,9 @@ series_numbers() {
 		{ echo "README.md does not say \"patches 1-$((count - 1)) and a kselftest\""; return 1; }
 }
 
+# What the work tree holds before the tests, to compare at the end.
+worktree_before=$(git -C "$top" status --porcelain --ignored)
+
 echo "TAP version 13"
 t "guest programs build -Wall -Wextra -Werror and skipstat parses a sample trace" \
 	make -C "$top/lab/guest" O="$LAB_CACHE/guest/bin" all test
@@ -108,6 +111,7 @@ for sdir in "$top"/series/mainline "$top"/series/queue-6.12; do
 	t "$(basename "$sdir"): patch numbers in the subjects match the series file" series_numbers "$sdir"
 	. "$here/series-tests.sh"
 done
+. "$here/tree-tests.sh"
 
 # The kernels under test: each series' kernel and the base it is built on.
 mainline=$(series_kernel mainline)
@@ -202,6 +206,11 @@ if [ -n "${CHECK_FULL:-}" ]; then
 			[ $rc -ne 0 ] && printf "%s\n" "$out" | grep -q "WARNING:.*lkdtm"' \
 		- "$here/debug-run.sh" "$mainline" "$LAB_CACHE/check-results-debug-inject"
 fi
+
+# Caches and tools' leftovers go to $LAB_CACHE, never into the work tree.
+t "the tests leave the work tree as they found it" \
+	sh -c 'now=$(git -C "$1" status --porcelain --ignored); [ "$now" = "$2" ] ||
+		{ printf "before:\n%s\nafter:\n%s\n" "$2" "$now"; false; }' - "$top" "$worktree_before"
 
 [ "$known" -eq 0 ] || printf '# %d known problems (TODO above), not counted as failed\n' "$known"
 printf '1..%d\n' "$n"

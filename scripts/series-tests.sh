@@ -14,13 +14,25 @@ stree=$(kernel_tree "$skernel")
 t "$sname: base $sbase downloaded, verified and in git" "$here/base-tree.sh" "$sbase"
 btree=$("$here/base-tree.sh" "$sbase" 2>/dev/null)
 t "$sname: applies with git am on $sbase" "$here/series-tree.sh" "$sdir" "$btree" HEAD "$stree"
+# Making the trees (git add of a whole kernel, git am) starts no git
+# process that outlives it, such as a detached git gc --auto.
+no_git_left() {
+	left=
+	for p in $(pgrep -x git); do
+		case $(readlink "/proc/$p/cwd") in
+		"$LAB_CACHE"/*) left="$left $(tr '\0' ' ' <"/proc/$p/cmdline")" ;;
+		esac
+	done
+	[ -z "$left" ] || { echo "still running:$left"; return 1; }
+}
+t "$sname: no git process is left running in the cache" no_git_left
 
 # The base is a one-commit import without history, so checkpatch cannot
 # look up the upstream commits that Fixes: tags name (UNKNOWN_COMMIT_ID); the
 # next test checks those tags instead.
 for p in $(cat "$sdir/series"); do
 	t "$sname: checkpatch --strict $p: 0 errors, 0 warnings" \
-		sh -c 'PATH=/usr/bin:$PATH perl "$1/scripts/checkpatch.pl" --strict --ignore UNKNOWN_COMMIT_ID "$2" |
+		sh -c 'cd "$1" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --ignore UNKNOWN_COMMIT_ID "$2" |
 			tee /dev/stderr | grep -q "total: 0 errors, 0 warnings,"' - "$btree" "$sdir/$p"
 done
 
@@ -37,9 +49,13 @@ fixes_tags() {
 }
 t "$sname: Fixes: in the kernel's format, on 3 and 4 as the brief says, Cc: stable on 1-5" fixes_tags
 
-# The committed patches are exactly what the tree exports (never hand-edited).
+# The committed patches are exactly what the tree exports (never
+# hand-edited), byte for byte, whatever the user's git configuration says.
 roundtrip() {
 	tmp=$(mktemp -d)
+	mkdir "$tmp/home"
+	printf '[format]\n\tcc = someone@example.org\n\tsignature = sig\n\tnumbered = false\n[diff]\n\tnoprefix = true\n[core]\n\tabbrev = 20\n' \
+		>"$tmp/home/.gitconfig"
 	cp -r "$sdir" "$tmp/$sname"
 	[ ! -f "$sdir.cover" ] || cp "$sdir.cover" "$tmp/$sname.cover"
 	[ ! -f "$sdir.conf" ] || cp "$sdir.conf" "$tmp/$sname.conf"
@@ -49,15 +65,43 @@ roundtrip() {
 	# tree (the lab run) would re-make it.
 	rec=$(git -C "$stree" rev-parse --absolute-git-dir)/lab-series
 	cp "$rec" "$tmp/lab-series" &&
-		"$here/export-series.sh" "$stree" "$tmp/$sname" &&
+		HOME=$tmp/home "$here/export-series.sh" "$stree" "$tmp/$sname" &&
 		cp "$tmp/lab-series" "$rec" &&
-		diff -r -I '^index ' -I '^base-commit: ' -I '^Message-I[Dd]: ' -I '^In-Reply-To: ' -I '^References: ' \
-			-I '^From [0-9a-f]\{40\} ' -I '^Date: ' "$sdir" "$tmp/$sname"
+		diff -r "$sdir" "$tmp/$sname"
 	rc=$?
 	rm -rf "$tmp"
 	return $rc
 }
 t "$sname: the tree exports back to exactly the committed patches" roundtrip
+
+# Threaded as git send-email sends it: every patch replies to the cover
+# letter (to the first patch without one), and no two share a Message-ID.
+threaded() {
+	# shellcheck disable=SC2046 # patch file names are words
+	(cd "$sdir" && awk '
+		FNR == 1 { hdr = 1; n++ }
+		hdr && /^$/ { hdr = 0 }
+		hdr && tolower($1) == "message-id:" { id[n] = $2; if (seen[$2]++) { print FILENAME ": Message-ID used twice"; bad = 1 } }
+		hdr && tolower($1) == "in-reply-to:" { reply[n] = $2; file[n] = FILENAME }
+		END {
+			if (id[1] == "") { print "no Message-ID"; exit 1 }
+			for (i = 2; i <= n; i++)
+				if (reply[i] != id[1]) { print file[i] ": In-Reply-To " reply[i] ", not " id[1]; bad = 1 }
+			exit bad
+		}' $([ ! -f 0000-cover-letter.patch ] || echo 0000-cover-letter.patch) $(series_patches .)) &&
+		echo "$(series_patches "$sdir" | wc -l) patches reply to one Message-ID"
+}
+t "$sname: every patch replies to the first message of the series" threaded
+
+# The base-commit: line names the commit make tree makes of the base, the
+# one bases.tsv pins (mktree.sh makes it reproducibly and checks it).
+base_commit_line() {
+	want=$(base_col "$sbase" commit)
+	got=$(sed -n 's/^base-commit: //p' "$sdir"/*.patch | sort -u)
+	echo "base-commit: $got, pinned for $sbase: $want, in the tree: $(git -C "$btree" rev-parse HEAD)"
+	[ "$got" = "$want" ] && [ "$(git -C "$btree" rev-parse HEAD)" = "$want" ]
+}
+t "$sname: base-commit is the reproducible commit of base $sbase" base_commit_line
 
 # One mbox applies with git am and with b4 am.
 # A fresh worktree each time, removed whatever the outcome, so that no

@@ -1,0 +1,131 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2154 # $here, $top, $logs, refused(): set by check.sh, which sources this
+# SPDX-License-Identifier: GPL-2.0
+# tree-tests.sh: sourced by check.sh.  The series workflow of the README
+# (make tree, edit and commit there, make export) on scratch copies of the
+# mainline series and scratch trees of its base: a tree holding work is
+# never made again, a changed base is honoured, an export round-trips
+# byte for byte, and bad names are refused before anything is fetched.
+
+tt_name=mainline
+tt_series=$top/series/$tt_name
+tt_kernel=$(series_kernel "$(basename "$tt_series")")
+tt_base=$("$here/base-tree.sh" "$(kernel_col "$tt_kernel" base)" 2>/dev/null)
+
+# tt_setup: a scratch copy of the series ($tt/NAME, with its cover, conf and
+# results) and a tree made from it ($tt/t).
+tt_setup() {
+	tt=$(mktemp -d "$LAB_CACHE/trees/.tree-test.XXXXXX") || return 1
+	cp -r "$tt_series" "$tt/$tt_name"
+	for f in cover conf results; do
+		[ ! -f "$tt_series.$f" ] || cp "$tt_series.$f" "$tt/$tt_name.$f"
+	done
+	"$here/series-tree.sh" "$tt/$tt_name" "$tt_base" HEAD "$tt/t" >/dev/null
+}
+tt_cleanup() {
+	git -C "$tt_base" worktree remove --force "$tt/t" 2>/dev/null
+	git -C "$tt_base" worktree prune
+	git -C "$tt_base" branch -q -D "lab/t" 2>/dev/null
+	rm -rf "$tt"
+}
+# tt_change_series: the scratch series changes (the first patch's date),
+# as after a git pull or a git checkout of series/.
+tt_change_series() {
+	sed -i 's/^Date: .*/Date: Thu, 1 Jan 2026 00:00:00 +0000/' "$tt/$tt_name/$(series_patches "$tt/$tt_name" 1)"
+}
+# tt_state: what a user's work in the tree is: its commits and its diff.
+tt_state() {
+	git -C "$tt/t" rev-parse HEAD && git -C "$tt/t" diff
+}
+
+# keeps_work uncommitted|committed: with work of that kind in the tree, a
+# changed series makes the next make tree refuse with one line and the
+# work is still there.
+keeps_work() {
+	tt_setup || { tt_cleanup; return 1; }
+	echo '/* work */' >>"$tt/t/mm/mprotect.c"
+	[ "$1" = uncommitted ] || git -C "$tt/t" -c user.name=lab -c user.email=lab@localhost commit -qam work
+	before=$(tt_state)
+	tt_change_series
+	refused "$1" "$here/series-tree.sh" "$tt/$tt_name" "$tt_base" HEAD "$tt/t" &&
+		[ "$(tt_state)" = "$before" ] || { echo "the work in the tree is gone"; false; }
+	rc=$?
+	tt_cleanup
+	return $rc
+}
+t "make tree refuses to make a tree with uncommitted work again, and keeps the work" keeps_work uncommitted
+t "make tree refuses to make a tree with committed work again, and keeps the work" keeps_work "commits it was not made with"
+
+# remade BASEREF: an untouched tree is made again when the series changed
+# or, with BASEREF, on that base instead.
+remade() {
+	tt_setup || { tt_cleanup; return 1; }
+	ref=$(git -C "$tt_base" rev-parse HEAD)
+	if [ "$1" = base ]; then
+		# A different base: one more (empty) commit on it.
+		ref=$(git -C "$tt_base" commit-tree -p HEAD -m "another base" "HEAD^{tree}")
+	else
+		tt_change_series
+	fi
+	"$here/series-tree.sh" "$tt/$tt_name" "$tt_base" "$ref" "$tt/t" &&
+		git -C "$tt/t" merge-base --is-ancestor "$ref" HEAD &&
+		[ "$(git -C "$tt/t" log --reverse --format=%aD "$ref..HEAD" | head -n 1)" = \
+			"$(sed -n 's/^Date: //p' "$tt/$tt_name/$(series_patches "$tt/$tt_name" 1)")" ] ||
+		{ echo "the tree was not made again from the changed $1"; false; }
+	rc=$?
+	tt_cleanup
+	return $rc
+}
+t "make tree makes an untouched tree again when its series changed" remade series
+t "make tree makes an untouched tree again when its base changed (KSRC)" remade base
+
+# export_edit: edit and commit in the tree, export: only the edited
+# patch and the cover letter's diffstat change; a second export changes
+# nothing.
+export_edit() {
+	tt_setup || { tt_cleanup; return 1; }
+	cp -r "$tt/$tt_name" "$tt/before"
+	last=$(series_patches "$tt/$tt_name" | tail -n 1)
+	# A file the patch creates: an added line is one more "+" line there.
+	file=$(awk '/^diff --git / { f = substr($4, 3) } /^new file mode/ { print f; exit }' "$tt/$tt_name/$last")
+	echo '/* an edit */' >>"$tt/t/$file"
+	git -C "$tt/t" -c user.name=lab -c user.email=lab@localhost commit -q --amend --no-edit -a &&
+		"$here/export-series.sh" "$tt/t" "$tt/$tt_name" && cp -r "$tt/$tt_name" "$tt/once" &&
+		"$here/export-series.sh" "$tt/t" "$tt/$tt_name" || { tt_cleanup; return 1; }
+	diff -r "$tt/once" "$tt/$tt_name" || { echo "a second export changed the series"; tt_cleanup; return 1; }
+	changed=$(diff -rq "$tt/before" "$tt/$tt_name" | sed 's#.*/\([^/]*\) differ$#\1#' | sort | tr '\n' ' ')
+	echo "changed: $changed"
+	cover_lines=$(diff "$tt/before/0000-cover-letter.patch" "$tt/$tt_name/0000-cover-letter.patch" 2>/dev/null |
+		grep '^[<>]' | grep -Ev '^[<>]  [^ ]+ +\| +[0-9]+ [+-]*$|^[<>]  [0-9]+ files? changed')
+	patch_lines=$(diff "$tt/before/$last" "$tt/$tt_name/$last" | grep '^[<>]' |
+		grep -Ev '^[<>]  [^ ]+ +\| +[0-9]+ [+-]*$|^[<>]  [0-9]+ files? changed|^[<>] (index|new file mode|@@) ')
+	tt_cleanup
+	[ "$changed" = "0000-cover-letter.patch $last " ] || [ "$changed" = "$last " ] ||
+		{ echo "want only $last (and the cover's diffstat) changed"; return 1; }
+	[ -z "$cover_lines" ] || { echo "cover letter: $cover_lines"; return 1; }
+	[ "$patch_lines" = "> +/* an edit */" ] || { echo "$last: $patch_lines"; return 1; }
+}
+t "make export after an edit changes only its hunks; a second export changes nothing" export_edit
+
+# make_refused TEXT [VAR=VALUE...] TARGET...: make in the repository with
+# an empty cache refuses with one line containing TEXT, writes nothing
+# into the repository and fetches nothing into the cache.
+make_refused() {
+	want=$1
+	shift
+	c=$(mktemp -d)
+	before=$(git -C "$top" status --porcelain)
+	refused "$want" env LAB_CACHE="$c" make -s -C "$top" "$@"
+	rc=$?
+	left=$(find "$c" -type f)
+	rm -rf "$c"
+	[ -z "$left" ] || { echo "fetched: $left"; rc=1; }
+	[ "$(git -C "$top" status --porcelain)" = "$before" ] || { echo "the repository changed"; rc=1; }
+	return $rc
+}
+t "bad input: make export of an unknown series is refused, nothing written" \
+	make_refused "unknown series" export SERIES=no-such-series
+t "bad input: make tree of an unknown series is refused before any download" \
+	make_refused "unknown series" tree SERIES=no-such-series
+t "bad input: make tree with a KSRC that is no kernel tree says so in one line" \
+	make_refused "is not a kernel source tree" KSRC=/ tree
