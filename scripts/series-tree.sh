@@ -8,7 +8,8 @@
 # they still match, DEST is used as it is, with whatever was committed in
 # it since.  When they do not (the series or the base changed), DEST is
 # made again, but only if that loses nothing: it is refused while DEST has
-# uncommitted changes or commits other than the ones it was made with.
+# uncommitted changes, or commits other than the ones it was made with
+# that change more than the patches do.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -26,6 +27,14 @@ patches=$(series_patches "$sdir" "$count")
 [ -n "$patches" ] || die "$sdir/series lists no patches"
 sum=$(series_sum "$sdir" "$count")
 
+# same_changes BASE: the commits of DEST on BASE change what the patches
+# change, one for one (git patch-id), so nothing is lost in making it again.
+same_changes() {
+	[ -n "$1" ] &&
+		[ "$(git -C "$dest" log --reverse -p --format='commit %H' "$1..HEAD" | git patch-id --stable | cut -d' ' -f1)" = \
+			"$(for p in $patches; do git patch-id --stable <"$sdir/$p" | cut -d' ' -f1; done)" ]
+}
+
 if [ -e "$dest" ]; then
 	gitdir=$(git -C "$dest" rev-parse --absolute-git-dir 2>/dev/null) ||
 		die "$dest is not a git tree (any more); remove it to make it again"
@@ -37,7 +46,7 @@ if [ -e "$dest" ]; then
 	[ -z "$(git -C "$dest" status --porcelain)" ] ||
 		die "$what, and it has uncommitted changes; commit them and 'make export', or discard them (git -C $dest stash), then run again"
 	made_head=$(cat "$gitdir/lab-head" 2>/dev/null || true)
-	[ "$(git -C "$dest" rev-parse HEAD)" = "$made_head" ] ||
+	[ "$(git -C "$dest" rev-parse HEAD)" = "$made_head" ] || same_changes "$made_base" ||
 		die "$what, and it has commits it was not made with; 'make export' keeps them in $sdir, 'git -C $dest reset --hard ${made_head:-BASE}' drops them; then run again"
 	common=$(git -C "$dest" rev-parse --path-format=absolute --git-common-dir)
 	git --git-dir="$common" worktree remove --force "$dest" 2>/dev/null || rm -rf "$dest"

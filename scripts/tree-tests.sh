@@ -2,30 +2,41 @@
 # shellcheck disable=SC2154 # $here, $top, $logs, refused(): set by check.sh, which sources this
 # SPDX-License-Identifier: GPL-2.0
 # tree-tests.sh: sourced by check.sh.  The series workflow of the README
-# (make tree, edit and commit there, make export) on scratch copies of the
-# mainline series and scratch trees of its base: a tree holding work is
-# never made again, a changed base is honoured, an export round-trips
-# byte for byte, and bad names are refused before anything is fetched.
+# (make tree, edit and commit there, make export) on scratch trees: a
+# tree holding work is never made again, a changed base is honoured, an
+# export round-trips byte for byte, and bad names are refused before
+# anything is fetched.
 
-tt_name=mainline
-tt_series=$top/series/$tt_name
-tt_kernel=$(series_kernel "$(basename "$tt_series")")
-tt_base=$("$here/base-tree.sh" "$(kernel_col "$tt_kernel" base)" 2>/dev/null)
-
-# tt_setup: a scratch copy of the series ($tt/NAME, with its cover, conf and
-# results) and a tree made from it ($tt/t).
+# The workflow does not depend on the kernel: the trees here are of a
+# small base repository (checking out a kernel tree five times would cost
+# minutes), with a series of two patches and a cover letter that the
+# scripts under test export themselves.
+tt_name=fixture
+# gitc ARGS: git with a fixed identity and date.
+gitc() {
+	GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.org GIT_AUTHOR_DATE="2026-01-02T03:04:05Z" \
+		GIT_COMMITTER_NAME="A U Thor" GIT_COMMITTER_EMAIL=author@example.org \
+		GIT_COMMITTER_DATE="2026-01-02T03:04:05Z" git "$@"
+}
+# tt_setup: in a scratch directory $tt, the base repository $tt/base, the
+# series $tt/$tt_name (with its cover and conf) and a tree made from it,
+# $tt/t.
 tt_setup() {
-	tt=$(mktemp -d "$LAB_CACHE/trees/.tree-test.XXXXXX") || return 1
-	cp -r "$tt_series" "$tt/$tt_name"
-	for f in cover conf results; do
-		[ ! -f "$tt_series.$f" ] || cp "$tt_series.$f" "$tt/$tt_name.$f"
-	done
-	"$here/series-tree.sh" "$tt/$tt_name" "$tt_base" HEAD "$tt/t" >/dev/null
+	tt=$(mktemp -d) || return 1
+	tt_base=$tt/base
+	git init -q -b master "$tt_base" && mkdir "$tt_base/mm" &&
+		printf 'int a;\n' >"$tt_base/mm/a.c" && printf 'int b;\n' >"$tt_base/mm/b.c" &&
+		git -C "$tt_base" add -A && gitc -C "$tt_base" commit -qm base &&
+		git -C "$tt_base" worktree add -q "$tt/w" && git -C "$tt/w" rev-parse HEAD >"$tt_base/.git/worktrees/w/lab-base" &&
+		printf 'int a = 1;\n' >"$tt/w/mm/a.c" && gitc -C "$tt/w" commit -qam "mm: set a" &&
+		printf 'int c;\n' >"$tt/w/mm/c.c" && git -C "$tt/w" add mm/c.c && gitc -C "$tt/w" commit -qm "mm: add c" &&
+		mkdir "$tt/$tt_name" && : >"$tt/$tt_name/series" &&
+		printf 'mm: a and c\n\nTwo patches.\n' >"$tt/$tt_name.cover" &&
+		printf 'subject-prefix: PATCH v2\n' >"$tt/$tt_name.conf" &&
+		"$here/export-series.sh" "$tt/w" "$tt/$tt_name" >/dev/null &&
+		"$here/series-tree.sh" "$tt/$tt_name" "$tt_base" HEAD "$tt/t" >/dev/null
 }
 tt_cleanup() {
-	git -C "$tt_base" worktree remove --force "$tt/t" 2>/dev/null
-	git -C "$tt_base" worktree prune
-	git -C "$tt_base" branch -q -D "lab/t" 2>/dev/null
 	rm -rf "$tt"
 }
 # tt_change_series: the scratch series changes (the first patch's date),
@@ -43,7 +54,7 @@ tt_state() {
 # work is still there.
 keeps_work() {
 	tt_setup || { tt_cleanup; return 1; }
-	echo '/* work */' >>"$tt/t/mm/mprotect.c"
+	echo '/* work */' >>"$tt/t/mm/b.c"
 	[ "$1" = uncommitted ] || git -C "$tt/t" -c user.name=lab -c user.email=lab@localhost commit -qam work
 	before=$(tt_state)
 	tt_change_series
@@ -56,8 +67,8 @@ keeps_work() {
 t "make tree refuses to make a tree with uncommitted work again, and keeps the work" keeps_work uncommitted
 t "make tree refuses to make a tree with committed work again, and keeps the work" keeps_work "commits it was not made with"
 
-# remade BASEREF: an untouched tree is made again when the series changed
-# or, with BASEREF, on that base instead.
+# remade WHAT: an untouched tree is made again when its series changed
+# (WHAT: series) or its base (WHAT: base).
 remade() {
 	tt_setup || { tt_cleanup; return 1; }
 	ref=$(git -C "$tt_base" rev-parse HEAD)
@@ -65,6 +76,9 @@ remade() {
 		# A different base: one more (empty) commit on it.
 		ref=$(git -C "$tt_base" commit-tree -p HEAD -m "another base" "HEAD^{tree}")
 	else
+		# A tree made before trees recorded their HEAD is judged by
+		# what its commits change.
+		[ "$1" != "series, no HEAD recorded" ] || rm "$(git -C "$tt/t" rev-parse --absolute-git-dir)/lab-head"
 		tt_change_series
 	fi
 	"$here/series-tree.sh" "$tt/$tt_name" "$tt_base" "$ref" "$tt/t" &&
@@ -78,6 +92,8 @@ remade() {
 }
 t "make tree makes an untouched tree again when its series changed" remade series
 t "make tree makes an untouched tree again when its base changed (KSRC)" remade base
+t "make tree makes an untouched tree again when its series changed and it has no HEAD record" \
+	remade "series, no HEAD recorded"
 
 # export_edit: edit and commit in the tree, export: only the edited
 # patch and the cover letter's diffstat change; a second export changes
