@@ -13,6 +13,10 @@ RESULTS ?= results
 SCENARIOS ?=
 export SCENARIOS
 
+# What the scripts set for each other, not for users: every other variable
+# a script reads is in make help (check.sh tests it).
+INTERNAL_VARS := CHECK_FULL CROSS_COMPILE LAB_LOOSE_CONFIG LAB_TARGETS
+
 # The Debian packages the lab needs (make deps installs them as root).
 DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
 	xz-utils gzip ccache git qemu-system-x86 busybox-static gnuplot-nox \
@@ -51,7 +55,8 @@ help:
 	@echo '  SCALE_SECS        scale: measured seconds per point'
 	@echo '  RESULTS           where the runs write their results (now: $(RESULTS))'
 	@echo '  KSRC              a kernel git tree to use as the base instead of Debian'"'"'s'
-	@echo "  LAB_CACHE         downloads, trees, builds, check results (now: $$(here=scripts; . scripts/lib.sh; echo "$$LAB_CACHE"))"
+	@echo '  LAB_CACHE         downloads, trees, builds, check results'
+	@echo '                    (default: $$XDG_CACHE_HOME/numab-lab, or ~/.cache/numab-lab)'
 	@echo '  CCACHE_DIR        ccache of the kernel builds (default: $$LAB_CACHE/ccache)'
 	@echo '  JOBS              make -j of the kernel builds (default: nproc)'
 	@echo '  LAB_MIRROR, LAB_SECURITY_MIRROR  Debian archives (default: apt'"'"'s configuration)'

@@ -3,7 +3,7 @@
 # build-kernel.sh SRC OUT [FRAGMENT...]: configure tinyconfig + kconfig/lab.config
 # (+ extra fragments) out of tree in OUT and build bzImage with ccache.
 # Prints OUT/arch/x86/boot/bzImage.  The same command builds any tree.
-# $LAB_TARGETS replaces bzImage, $LAB_MAKE_ARGS adds make arguments (W=1),
+# $LAB_TARGETS replaces bzImage,
 # $LAB_LOOSE_CONFIG allows fragments to switch off what lab.config enables.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,7 +60,7 @@ jobs=${JOBS:-$(nproc)}
 step "building $(basename "$out") from $src (-j$jobs; log: $out/build.log)"
 start=$(date +%s)
 # shellcheck disable=SC2086
-if ! make -C "$src" O="$out" -j"$jobs" CC="ccache ${CROSS_COMPILE:-}gcc" ${LAB_MAKE_ARGS:-} ${LAB_TARGETS:-bzImage} >"$out/build.log" 2>&1; then
+if ! make -C "$src" O="$out" -j"$jobs" CC="ccache ${CROSS_COMPILE:-}gcc" ${LAB_TARGETS:-bzImage} >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2
 	die "kernel build failed in $out; see $out/build.log"
 fi

@@ -101,6 +101,24 @@ shellcheck_all() {
 	(cd "$top" && shell_scripts | xargs shellcheck -S warning)
 }
 t "shellcheck -S warning: every shell script" shellcheck_all
+# make help names every target and every variable a script reads but
+# the ones the scripts set for each other (Makefile: INTERNAL_VARS); the
+# README shows make help (doc-sync.sh, next test).
+documented() {
+	help=$(make -s -C "$top" help) || return 1
+	rc=0
+	for tg in $(sed -n 's/^\.PHONY: *//p' "$top/Makefile"); do
+		printf '%s\n' "$help" | grep -q "^  make $tg\( \|\$\)" || { echo "make help does not list target $tg"; rc=1; }
+	done
+	internal=$(sed -n 's/^INTERNAL_VARS *:= *//p' "$top/Makefile")
+	for v in $( (cd "$top" && sed -n 's/^\([A-Z_][A-Z0-9_]*\) *?=.*/\1/p' Makefile &&
+		git ls-files 'scripts/*.sh' | xargs grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=?+]' | sed 's/^\$.//; s/:.*//') | sort -u); do
+		case " $internal " in *" $v "*) continue ;; esac
+		printf '%s\n' "$help" | grep -qw "$v" || { echo "make help does not name variable $v"; rc=1; }
+	done
+	return $rc
+}
+t "make help names every target and every variable the scripts read" documented
 t "README and lab/README: generated tables equal what they are made from" \
 	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
 

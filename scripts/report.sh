@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # report.sh DIR [EXPECT...]: from DIR/{ends,samples,skips}.tsv and the run's
 # kernels (DIR/kernels.tsv) write DIR/summary.tsv (verdicts against the
-# EXPECT files, default $LAB_EXPECT or lab/expect.tsv), DIR/report.md and
+# EXPECT files, default lab/expect.tsv), DIR/report.md and
 # DIR/top-tier.png, and print the table.  Every table is read by its
 # column names.  Exit status: 0 every verdict passes, 3 some verdict
 # failed, 1 no report (bad input; no summary.tsv is left).
@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 dir=${1:?usage: report.sh DIR [EXPECT...]}
 shift
-[ $# -gt 0 ] || set -- "${LAB_EXPECT:-$here/../lab/expect.tsv}"
+[ $# -gt 0 ] || set -- "$here/../lab/expect.tsv"
 [ -s "$dir/kernels.tsv" ] || die "$dir/kernels.tsv: no list of the run's kernels"
 [ -s "$dir/ends.tsv" ] && tsv_awk '{ n++ } END { exit !n }' "$dir/ends.tsv" ||
 	die "$dir/ends.tsv: no scenario results to report"
