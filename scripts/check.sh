@@ -181,6 +181,19 @@ negative_control() {
 t "lab run completes: $mainline_base $mainline" lab_run "$LAB_CACHE/check-results" "$mainline_base" "$mainline"
 verdicts "$LAB_CACHE/check-results/latest/summary.tsv"
 negative_control "$LAB_CACHE/check-results/latest" "$mainline_base"
+# The report says how it was made and what its columns are, and gives
+# t90 at the resolution of the samples (whole seconds).
+report_describes() {
+	r=$1/report.md
+	for want in '^- repository commit [0-9a-f]' '^- command: lab-run\.sh .*, [0-9-]* [0-9:]* UTC$' '^- runs: ' \
+		'^Columns' '^- \*t90 s\*: the first sample'; do
+		grep -q "$want" "$r" || { echo "$r: no line matching $want"; return 1; }
+	done
+	awk -F' *[|] *' '/^[|] kernel/ { for (i = 1; i <= NF; i++) if ($i == "t90 s") c = i; next }
+		c && /^[|] [^-]/ && $c !~ /^([0-9]+|never)$/ { print "t90 not in whole seconds: " $0; bad = 1 }
+		END { exit bad || !c }' "$r"
+}
+t "lab report: how it was made, its columns, t90 in whole seconds" report_describes "$LAB_CACHE/check-results/latest"
 
 # The mm kselftests, built once from the series tree (it has the new
 # promotion test), run on the base and on the series kernel.

@@ -75,6 +75,7 @@ run_parse "$run_dir" "$series"
 
 # The DAMON rules join those of every lab run, for this run only;
 # report.sh exits 3 when a verdict failed: the run is still published.
+run_versions "$run_dir" >"$run_dir/versions.txt"
 status=0
 "$here/report.sh" "$run_dir" "$here/../lab/expect.tsv" "$expect_damon" || status=$?
 [ $status -eq 0 ] || [ $status -eq 3 ] || exit $status

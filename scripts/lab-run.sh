@@ -27,6 +27,7 @@ for k in "$@"; do
 	run_parse "$run_dir" "$k"
 done
 
+run_versions "$run_dir" >"$run_dir/versions.txt"
 # report.sh exits 3 when a verdict failed: the run is still published.
 status=0
 "$here/report.sh" "$run_dir" || status=$?

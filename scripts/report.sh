@@ -26,20 +26,35 @@ awk -f "$here/tsv.awk" -f "$here/verdict.awk" "$dir/kernels.tsv" "$here/../lab/s
 }
 mv "$dir/summary.tsv.tmp" "$dir/summary.tsv"
 
-# The Markdown report: the summary table, then the plot.
+# The Markdown report: how the run was made, what the columns are, the
+# summary table, then the plot.
 {
 	printf '# NUMA tiering lab: %s\n\n' "$(tsv_awk '{ printf "%s ", col("kernel") }' "$dir/kernels.tsv")"
-	printf 'Top-tier share of the hot set at the end, seconds to 90 %%, rates over\n'
-	printf 'the run, bytes of VMAs skipped per `sched_skip_vma_numa` reason.\n\n'
+	[ ! -s "$dir/versions.txt" ] || { sed 's/^/- /' "$dir/versions.txt"; echo; }
+	cat <<'EOT'
+Columns (`summary.tsv` has them all, by name; `ends.tsv` the raw counts):
+- *mode*: `kernel.numa_balancing` (1 placement, 2 tiering, 3 both);
+- *run s*: the scenario's measured seconds;
+- *top %*: the share of the hot set on the top tier at the end of the run;
+- *t90 s*: the first sample at or above 90 %; the guest samples once a
+  second, so this is whole seconds, rounded up, and one second apart is
+  one sample apart; *never*: not within the run;
+- *PTE upd/s*, *hint flt/s*: NUMA PTE updates and hinting faults over the run;
+- *skipped bytes*: bytes of VMAs `sched_skip_vma_numa` skipped, per reason.
+
+EOT
 	tsv_awk 'BEGIN {
-		print "| kernel | scenario | name | mode | top % | t90 s | PTE upd/s | hint flt/s | skipped bytes | verdict |"
-		print "|---|---|---|---|---:|---:|---:|---:|---|---|"
+		print "| kernel | scenario | name | mode | run s | top % | t90 s | PTE upd/s | hint flt/s | skipped bytes | verdict |"
+		print "|---|---|---|---|---:|---:|---:|---:|---:|---|---|"
 	}
+	FILENAME == ends { secs[col("kernel"), col("scenario")] = col("secs"); next }
 	{
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", col("kernel"), col("scenario"), col("name"), col("mode"), \
-			col("top_pct"), col("t90"), col("pte_updates_per_s"), col("hint_faults_per_s"), col("skipped_bytes"), \
-			col("verdict"), (col("verdict") == "fail" ? ": " col("failed") : "")
-	}' "$dir/summary.tsv"
+		t90 = col("t90")
+		t90 = (t90 < 0) ? "never" : sprintf("%d", t90 == int(t90) ? t90 : int(t90) + 1)
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", col("kernel"), col("scenario"), col("name"), col("mode"), \
+			secs[col("kernel"), col("scenario")], col("top_pct"), t90, col("pte_updates_per_s"), col("hint_faults_per_s"), \
+			col("skipped_bytes"), col("verdict"), (col("verdict") == "fail" ? ": " col("failed") : "")
+	}' -v ends="$dir/ends.tsv" "$dir/ends.tsv" "$dir/summary.tsv"
 	printf '\n![top-tier share over time](top-tier.png)\n'
 } >"$dir/report.md"
 

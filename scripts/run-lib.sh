@@ -16,12 +16,19 @@
 #                                 DIR/KERNEL.console, DIR/kernels.tsv,
 #                                 DIR/uname.tsv; the guest's exit status
 #   run_parse DIR KERNEL [KIND]   DIR/KERNEL.console into DIR's tables
-#   run_publish DIR RESULTS       DIR/versions.txt, DIR becomes
+#   run_publish DIR RESULTS       DIR/versions.txt (unless written), DIR becomes
 #                                 RESULTS/<date> (printed), RESULTS/latest
 #   run_versions DIR              what DIR's kernels and guest are made of
 
 # Tabs in the tables the run writes.
 run_tab=$(printf '\t')
+# The command of this run, for its reports (run_versions): the script, its
+# arguments and the variables that select what it runs.
+run_command="${0##*/}${*:+ $*}"
+for _v in SCENARIOS DAMON_SCENARIOS LAB_SECS SCALE_GRID SCALE_SECS KSRC; do
+	eval "_val=\${$_v:-}"
+	[ -z "$_val" ] || run_command="$_v=\"$_val\" $run_command"
+done
 
 # A run directory not yet published when the script exits is removed: a
 # failed run leaves nothing half-written.
@@ -148,7 +155,7 @@ run_parse() {
 # run_publish DIR RESULTS: write DIR/versions.txt, move DIR to
 # RESULTS/<date>, point RESULTS/latest at it and print it.
 run_publish() {
-	run_versions "$1" >"$1/versions.txt"
+	[ -s "$1/versions.txt" ] || run_versions "$1" >"$1/versions.txt"
 	_final=$2/$(date +%Y%m%d-%H%M%S)
 	mv "$1" "$_final"
 	ln -sfn "$(basename "$_final")" "$2/latest"
@@ -156,7 +163,8 @@ run_publish() {
 }
 
 # run_versions DIR: the sources of DIR's kernels (DIR/kernels.tsv), this
-# repository's commit and the machine, for the reports.
+# repository's commit, the command, date and number of runs, and the
+# machine, for the reports.
 run_versions() {
 	_ks=$(tsv_awk '{ print col("kernel") }' "$1/kernels.tsv")
 	for _b in $(for _k in $_ks; do kernel_col "$_k" base; done | awk '!seen[$0]++'); do
@@ -165,7 +173,10 @@ run_versions() {
 	for _s in $(for _k in $_ks; do kernel_col "$_k" series; done | sed 's/:.*//' | awk '$0 != "-" && !seen[$0]++'); do
 		printf 'series/%s: %s patches\n' "$_s" "$(series_patches "$here/../series/$_s" | wc -l)"
 	done
-	printf 'repository commit %s\n' "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	printf 'repository commit %s%s\n' "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+		"$(git -C "$here/.." diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')"
+	printf 'command: %s, %s\n' "$run_command" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+	printf 'runs: 1 per kernel and scenario\n'
 	printf 'QEMU: %s, TCG, 2 vCPUs; host: %s CPUs\n' \
 		"$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')" "$(nproc)"
 }
