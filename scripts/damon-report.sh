@@ -106,7 +106,12 @@ table() {
 					printf (md ? " - | - | - |" : "\t-\t-\t-")
 					continue
 				}
-				c = cost[k, s] (pct[k, s] == "NA" ? "" : " (" pct[k, s] "%)")
+				# Less system time than the floor run is noise of the floor,
+				# noise, not a negative cost.
+				if (cost[k, s] != "NA" && cost[k, s] < 0)
+					c = "below the floor"
+				else
+					c = cost[k, s] (pct[k, s] == "NA" ? "" : " (" pct[k, s] "%)")
 				if (md)
 					printf " %s | %s | %s |", top[k, s], reach[k, s], c
 				else
