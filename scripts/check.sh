@@ -194,6 +194,18 @@ report_describes() {
 		END { exit bad || !c }' "$r"
 }
 t "lab report: how it was made, its columns, t90 in whole seconds" report_describes "$LAB_CACHE/check-results/latest"
+# The cover letter's table (cover-results.sh) of the same run: its commit,
+# each run's length and t90 in whole seconds.
+cover_table() {
+	out=$("$here/cover-results.sh" "$1/summary.tsv" "$2" "$3") || return 1
+	printf '%s\n' "$out"
+	printf '%s\n' "$out" | grep -q 'one make check run (repository commit [0-9a-f]' &&
+		printf '%s\n' "$out" | awk '/^  scn / { hdr = 1; next }
+			hdr && NF { n++; if ($6 !~ /^([0-9]+|-)$/ || $7 !~ /^[0-9]+$/ || $11 !~ /^([0-9]+|-)$/ || $12 !~ /^[0-9]+$/) bad = 1 }
+			END { exit bad || !n }'
+}
+t "cover letter table: the run's commit, run lengths, t90 in whole seconds" \
+	cover_table "$LAB_CACHE/check-results/latest" "$mainline_base" "$mainline"
 
 # The mm kselftests, built once from the series tree (it has the new
 # promotion test), run on the base and on the series kernel.

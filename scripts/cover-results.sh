@@ -14,9 +14,19 @@ base=${2:?usage: cover-results.sh SUMMARY BASE SERIES}
 series=${3:?usage: cover-results.sh SUMMARY BASE SERIES}
 target=${4:-check}
 ends=$(dirname "$summary")/ends.tsv
+# How the run was made: the commit, and command and date where the run
+# recorded them (versions.txt).
+made=$(sed -n 's/^repository commit \(.*\)/repository commit \1/p; s/^command: .*, \(.* UTC\)$/\1/p; s/^runs: \([0-9]*\) .*/\1 run(s) per kernel and scenario/p' \
+	"$(dirname "$summary")/versions.txt" 2>/dev/null | paste -sd, - | sed 's/,/, /g')
 tsv_awk '
-function t90(x) { return (x == "-1" || x == "NA") ? "never" : x "s" }
-FILENAME == ends { pte[col("kernel"), col("scenario")] = col("pte_updates"); next }
+# t90 at the resolution of the samples (once a second): whole seconds,
+# rounded up; "-": not within the run.
+function t90(x) { return (x < 0 || x == "NA") ? "-" : sprintf("%d", x == int(x) ? x : int(x) + 1) }
+FILENAME == ends {
+	pte[col("kernel"), col("scenario")] = col("pte_updates")
+	secs[col("kernel"), col("scenario")] = sprintf("%.0f", col("secs"))
+	next
+}
 col("kernel") == b || col("kernel") == s {
 	k = col("kernel"); c = col("scenario")
 	if (!(c in seen)) { order[++n] = c; seen[c] = 1 }
@@ -25,14 +35,17 @@ col("kernel") == b || col("kernel") == s {
 }
 END {
 	printf "Two-tier QEMU guest (node 1 CPU-less, lower tier via ACPI HMAT),\n"
-	printf "top-tier share of the hot set at the end of the run, time to 90%%,\n"
+	printf "%s vs %s, one make %s run%s.\n", b, s, target, (made == "" ? "" : " (" made ")")
+	printf "Per kernel: top-tier share of the hot set at the end of the run;\n"
+	printf "t90: seconds to 90 %%, the first of the once-a-second samples at\n"
+	printf "or above it, rounded up (-: not within the run); run: its seconds;\n"
 	printf "PTE updates in the run (the same time on both kernels; 6.0-6.4 the\n"
-	printf "same number of scan passes), %s vs %s, one make\n", b, s
-	printf "%s run:\n\n", target
-	printf "  %-5s %-14s %4s | %7s %6s %9s | %7s %6s %9s\n", "scn", "workload", "mode", "base", "t90", "PTE upd", "series", "t90", "PTE upd"
+	printf "same number of scan passes).\n\n"
+	printf "  %-4s %-12s %4s | %6s %3s %3s %8s | %6s %3s %3s %8s\n", "scn", "workload", "mode", \
+		"base", "t90", "run", "PTE upd", "series", "t90", "run", "PTE upd"
 	for (i = 1; i <= n; i++) {
 		c = order[i]
-		printf "  %-5s %-14s %4s | %7s %6s %9s | %7s %6s %9s\n", c, name[c], mode[c], \
-			top[b, c], reach[b, c], pte[b, c], top[s, c], reach[s, c], pte[s, c]
+		printf "  %-4s %-12s %4s | %6s %3s %3s %8s | %6s %3s %3s %8s\n", c, name[c], mode[c], \
+			top[b, c], reach[b, c], secs[b, c], pte[b, c], top[s, c], reach[s, c], secs[s, c], pte[s, c]
 	}
-}' -v b="$base" -v s="$series" -v target="$target" -v ends="$ends" "$summary" "$ends"
+}' -v b="$base" -v s="$series" -v target="$target" -v ends="$ends" -v made="$made" "$summary" "$ends"
