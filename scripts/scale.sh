@@ -68,6 +68,7 @@ for k in "$base" "$series"; do
 	run_boot "$run_dir" "$k" lab.scenarios= "lab.scale=$points" "lab.scale_secs=$secs" lab.cpu=1
 	run_parse "$run_dir" "$k"
 done
+run_versions "$run_dir" >"$run_dir/versions.txt"
 "$here/scale-report.sh" "$run_dir" || die "scale-report.sh failed on $run_dir"
 final=$(run_publish "$run_dir" "$results")
 step "scale: $final/scale.md, table: scale.tsv, plot: scale.png (also $results/latest/)"
