@@ -119,6 +119,29 @@ documented() {
 	return $rc
 }
 t "make help names every target and every variable the scripts read" documented
+# damon-report.sh on a made-up run where NUMA balancing took less system
+# time than the floor run: its table says so instead of a negative cost.
+damon_below_floor() {
+	d=$(mktemp -d)
+	mkdir "$d/floor"
+	{
+		printf 'kernel\tkind\tscenario\tname\tmode\ttop_pct\tt90\tpgpromote_success\tverdict\n'
+		printf 'b\tbase\t3\tro-file\t2\t0.0\t-1\t0\tpass\n'
+		printf 'p\tpeer\t3\tro-file\t0\t100.0\t1.0\t0\tpass\n'
+	} >"$d/summary.tsv"
+	{
+		printf 'kernel\tscenario\tmech\tsecs\tuser_ms\tsys_ms\tkdamond_ms\tpromoted_bytes\n'
+		printf 'b\t3\tnumab\t30\t100\t290\tNA\tNA\n'
+		printf 'p\t3\tdamon\t30\t100\t300\t490\t67108864\n'
+	} >"$d/cpu.tsv"
+	printf 'scenario\tmech\tsys_ms\n3\tnone\t300\n' >"$d/floor/cpu.tsv"
+	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md"
+	grep -q 'below the floor' "$d/damon.md" && ! grep -q '| -[0-9]' "$d/damon.md"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+t "DAMON table: a cost below the floor run is not shown as a negative number" damon_below_floor
 t "README and lab/README: generated tables equal what they are made from" \
 	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
 
