@@ -106,8 +106,8 @@ table() {
 					printf (md ? " - | - | - |" : "\t-\t-\t-")
 					continue
 				}
-				# Less system time than the floor run is noise of the floor,
-				# noise, not a negative cost.
+				# Less system time than the floor run is noise of the
+				# floor, not a negative cost.
 				if (cost[k, s] != "NA" && cost[k, s] < 0)
 					c = "below the floor"
 				else
