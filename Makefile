@@ -39,7 +39,7 @@ help:
 	@echo '  make peer          demo-damon and scale, then doc/peer/ (the README'"'"'s DAMON and scale results)'
 	@echo '  make peer-doc      doc/peer/ again from the latest demo-damon and scale results'
 	@echo '  make check         the test suite (TAP); ends with "N passed, N failed"'
-	@echo '  make check-full    check plus the debug kernels, the build matrix and bisection points'
+	@echo '  make check-full    check plus the debug and KCSAN kernels, the build matrix and bisection points'
 	@echo '  make tree          kernel git tree with series/$$(SERIES) applied as commits (git am)'
 	@echo '  make export        export that tree back into series/$$(SERIES) (git format-patch)'
 	@echo '  make mbox          one mbox of series/$$(SERIES) for git am / b4 am'

@@ -271,6 +271,14 @@ if [ -n "${CHECK_FULL:-}" ]; then
 			rc=$?; printf "%s\n" "$out"
 			[ $rc -ne 0 ] && printf "%s\n" "$out" | grep -q "WARNING:.*lkdtm"' \
 		- "$here/debug-run.sh" "$mainline" "$LAB_CACHE/check-results-debug-inject"
+	# The data-race kernel under the same stress: scanners of one mm can
+	# overlap, and no KCSAN report may name a field the series adds to
+	# struct vma_numab_state (read from its patches).
+	numab_fields=$(awk '/^diff --git/ { f = ($0 ~ /mm_types[.]h/) }
+		f && /^[+]\t[a-z][a-z ]* [a-z_]+;$/ { sub(/;$/, ""); print $NF }' \
+		"$top"/series/mainline/*.patch | sort -u | tr '\n' ' ')
+	t "KCSAN kernel $mainline: stress in modes 2 and 3, no data race on ${numab_fields% }" \
+		"$here/debug-run.sh" --config kcsan --fields "$numab_fields" "$mainline" "$LAB_CACHE/check-results-kcsan"
 fi
 
 # Caches and tools' leftovers go to $LAB_CACHE, never into the work tree.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# debug-run.sh KERNEL RESULTS [KERNEL_ARGS...]: build lab kernel KERNEL
-# (scripts/kernels.tsv) with kconfig/debug.config (DEBUG_VM, lockdep,
-# KASAN) on top of lab.config, boot it in the two-tier guest's debug run
+# debug-run.sh [--config NAME [--fields FIELDS]] KERNEL RESULTS [KERNEL_ARGS...]:
+# build lab kernel KERNEL (scripts/kernels.tsv) with kconfig/NAME.config
+# (default debug: DEBUG_VM, lockdep, KASAN; kcsan: KCSAN, lockdep) on top
+# of lab.config, boot it in the two-tier guest's debug run
 # (lab.run=debug: the debug rows of lab/scenarios.tsv, the concurrent
 # stress among them, under numa_balancing=2, then =3), write its console
 # to RESULTS/KERNEL.console (RESULTS/kernels.tsv, uname.tsv: run-lib.sh)
@@ -14,6 +15,11 @@
 # a "@@ stress" line for both modes and lockdep was still on at the end.
 # Otherwise 1, with the first report's lines or what is missing.
 #
+# With a KCSAN kernel, data races are listed with the source line of each
+# access (lab/debug/kcsan-lines.sh) and counted; one whose source line
+# names a word of FIELDS (e.g. the struct fields a series adds) fails the
+# run, others are reported but are not this run's verdict.
+#
 # KERNEL_ARGS go to the guest: lab.stress_secs=N (default 300 per mode),
 # lab.secs=N (each scenario, default 10), lab.inject=warn (a deliberate
 # WARN through LKDTM: the run must fail).  $LAB_GUEST_TIMEOUT overrides
@@ -23,7 +29,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 . "$here/run-lib.sh"
 
-usage="usage: debug-run.sh KERNEL RESULTS [KERNEL_ARGS...]"
+usage="usage: debug-run.sh [--config NAME [--fields FIELDS]] KERNEL RESULTS [KERNEL_ARGS...]"
+config=debug
+fields=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--config) config=${2:?$usage}; shift 2 ;;
+	--fields) fields=${2:?$usage}; shift 2 ;;
+	*) break ;;
+	esac
+done
+frag=$here/../kconfig/$config.config
+[ -f "$frag" ] || die "no kernel config kconfig/$config.config (--config $config)"
+kcsan=
+! grep -qx 'CONFIG_KCSAN=y' "$frag" || kcsan=yes
 kernel=${1:?$usage}
 results=${2:?$usage}
 shift 2
@@ -44,7 +63,7 @@ case $stress_secs in
 esac
 timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs))}
 
-run_guest debug
+run_guest debug "$frag"
 run_build "$kernel"
 
 console=$results/$kernel.console
@@ -59,13 +78,28 @@ step "guest ran $(( $(date +%s) - start )) s; checking $console"
 grep '^@@ stress ' "$console" | sed 's/^/  /' >&2 || true
 
 # Kernel reports first: a panic that stopped the guest is explained by them.
-if ! reports=$(awk -f "$here/../lab/debug/reports.awk" "$console"); then
+# A KCSAN kernel's data races are judged below, by their source lines.
+if ! reports=$(awk -v skip_kcsan="$kcsan" -f "$here/../lab/debug/reports.awk" "$console"); then
 	printf '%s\n' "$reports" >&2
 	die "$kernel: kernel reports in the guest console ($console)"
 fi
 [ "$guest_ok" = yes ] || die "$kernel: the guest did not finish (see above and $console)"
-grep -q 'KernelAddressSanitizer initialized' "$console" ||
-	die "$kernel: no KASAN in the guest kernel, or its messages are not on the console ($console)"
+if [ -n "$kcsan" ]; then
+	grep -q 'kcsan: enabled early' "$console" ||
+		die "$kernel: no KCSAN in the guest kernel, or its messages are not on the console ($console)"
+	races=$("$here/../lab/debug/kcsan-lines.sh" "$console" "$(run_kernel "$kernel" | sed 's#/arch/x86/boot/bzImage$##')" \
+		"$("$here/kernel.sh" --tree "$kernel")") ||
+		die "$kernel: could not resolve the KCSAN reports' source lines"
+	printf '%s\n' "$races" >"$results/$kernel.races"
+	printf '%s\n' "$races" | sed 's/^/  /' >&2
+	for f in $fields; do
+		! printf '%s\n' "$races" | grep -q "^    .*[^A-Za-z0-9_]$f\([^A-Za-z0-9_]\|\$\)" ||
+			die "$kernel: a KCSAN report names $f (above; $results/$kernel.races)"
+	done
+else
+	grep -q 'KernelAddressSanitizer initialized' "$console" ||
+		die "$kernel: no KASAN in the guest kernel, or its messages are not on the console ($console)"
+fi
 grep -q '^@@ boot .* lower_tier=yes' "$console" ||
 	die "$kernel: the guest has no lower memory tier; nothing ran ($console)"
 if grep -q '^@@ error ' "$console"; then

@@ -6,8 +6,9 @@
 #
 #   run_selection RUN SELECTIONS  check scenario selections, print them for
 #                                 lab.scenarios= (empty: all of RUN's)
-#   run_guest RUN [SRC]           build the guest of run RUN: lab, debug
-#                                 or kselftest (mm kselftests from tree SRC)
+#   run_guest RUN [ARG]           build the guest of run RUN: lab, debug
+#                                 (ARG: its config fragment) or kselftest
+#                                 (mm kselftests from kernel tree ARG)
 #   run_bin                       the directory of the guest programs
 #   run_build KERNEL...           build the kernels before any guest runs
 #   run_dir=$(run_start RESULTS)  a fresh run directory, removed when the
@@ -51,11 +52,11 @@ run_selection() {
 	printf '%s' "$*" | tr ' ' ','
 }
 
-# run_guest RUN [SRC]: build the guest programs (in run_bin) and the
+# run_guest RUN [ARG]: build the guest programs (in run_bin) and the
 # initramfs ($run_initrd) of run RUN; $run_args selects the run on the
 # kernel command line, $run_frags the kernel config fragment run_build
-# and run_boot add (the debug run's debug.config).  The kselftest run's
-# mm kselftests are built from kernel tree SRC.
+# and run_boot add (the debug run's: ARG, default kconfig/debug.config).
+# The kselftest run's mm kselftests are built from kernel tree ARG.
 run_guest() {
 	_bin=$(run_bin)
 	run_initrd=$LAB_CACHE/guest/initrd.gz
@@ -65,7 +66,7 @@ run_guest() {
 	make -s -C "$here/../lab/guest" O="$_bin" >&2 || die "building lab/guest failed"
 	case $1 in
 	lab) ;;
-	debug) run_frags=$here/../kconfig/debug.config ;;
+	debug) run_frags=${2:-$here/../kconfig/debug.config} ;;
 	kselftest)
 		_ksft=$LAB_CACHE/kselftest
 		step "building the mm kselftests from ${2:?run_guest kselftest SRC}"

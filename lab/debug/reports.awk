@@ -2,7 +2,7 @@
 #
 # reports.awk: find kernel reports in a guest console log.
 #
-#   awk -f lab/debug/reports.awk CONSOLE
+#   awk [-v skip_kcsan=yes] -f lab/debug/reports.awk CONSOLE
 #
 # Exit status 0 when there is none.  Otherwise prints how many report
 # headlines there are, the first ten of them, and the first report's
@@ -20,6 +20,8 @@
 #                   possible circular locking  possible recursive locking
 #                   inconsistent lock state  suspicious RCU usage
 #                   sleeping function called from invalid context
+# With skip_kcsan set, KCSAN's data-race reports ("BUG: KCSAN: ...") are
+# left to lab/debug/kcsan-lines.sh.
 
 BEGIN {
 	nr = 0		# report headlines
@@ -28,6 +30,8 @@ BEGIN {
 }
 
 function is_report(msg) {
+	if (skip_kcsan != "" && msg ~ /BUG: KCSAN: /)
+		return 0
 	if (msg ~ /^(WARNING:|INFO: |rcu: INFO: |Oops|Kernel panic|UBSAN:|kernel BUG at )/)
 		return 1
 	if (msg ~ /(^|[^A-Za-z])BUG:/ || msg ~ /KASAN:/ || msg ~ /general protection fault/)
