@@ -37,17 +37,20 @@ for p in $(cat "$sdir/series"); do
 done
 
 # Fixes: tags in the kernel's format, naming the commits of the brief on
-# 3 and 4; Cc: stable on the backport set 1-5 and nowhere else.  (1, 2 and
-# 5 name the commit of the filter they are part of fixing: checkpatch asks
-# for a Fixes: tag beside every Cc: stable.)
+# 3 and 4; Cc: stable on the backport set 1-5 and nowhere else, for the
+# stable trees from the oldest base a series is verified on (a series
+# kernel of scripts/kernels.tsv), annotated as stable-kernel-rules.rst
+# says ("# 6.12.x").  (1, 2 and 5 name the commit of the filter they are
+# part of fixing: checkpatch asks for a Fixes: tag beside every Cc: stable.)
+stable_from=$(kernels_awk 'col("kind") == "series" { print col("base") }' | sort -V | head -n 1 | cut -d. -f1,2).x
 fixes_tags() {
 	grep -H '^Fixes: ' "$sdir"/*.patch
 	! grep -h '^Fixes: ' "$sdir"/*.patch | grep -Ev '^Fixes: [0-9a-f]{12} \("[^"]+"\)$' &&
 		grep -q '^Fixes: c574bbe91703 ("NUMA balancing: optimize page placement for memory tiering system")$' "$sdir"/0003-*.patch &&
 		grep -q '^Fixes: fc137c0ddab2 ("sched/numa: enhance vma scanning logic")$' "$sdir"/0004-*.patch &&
-		[ "$(grep -l '^Cc: stable@vger.kernel.org$' "$sdir"/*.patch | sed 's#.*/##; s/-.*//' | tr '\n' ' ')" = "0001 0002 0003 0004 0005 " ]
+		[ "$(grep -l "^Cc: stable@vger.kernel.org # $stable_from\$" "$sdir"/*.patch | sed 's#.*/##; s/-.*//' | tr '\n' ' ')" = "0001 0002 0003 0004 0005 " ]
 }
-t "$sname: Fixes: in the kernel's format, on 3 and 4 as the brief says, Cc: stable on 1-5" fixes_tags
+t "$sname: Fixes: in the kernel's format, on 3 and 4 as the brief says, Cc: stable # $stable_from on 1-5" fixes_tags
 
 # The committed patches are exactly what the tree exports (never
 # hand-edited), byte for byte, whatever the user's git configuration says.
