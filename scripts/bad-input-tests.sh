@@ -36,7 +36,7 @@ pinned_refused() {
 }
 
 t "bad input: an unknown scenario is refused" \
-	refused "unknown scenario '9'" env SCENARIOS="0 9" "$here/lab-run.sh" "$logs/bad" "$bad_kernel"
+	refused "unknown scenario 'x'" env SCENARIOS="0 x" "$here/lab-run.sh" "$logs/bad" "$bad_kernel"
 t "bad input: an unknown kernel is refused" \
 	refused "unknown kernel" "$here/lab-run.sh" "$logs/bad" no-such-kernel
 t "bad input: a DAMON run of a scenario without DAMON rules is refused" \
