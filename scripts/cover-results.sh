@@ -19,9 +19,6 @@ ends=$(dirname "$summary")/ends.tsv
 made=$(sed -n 's/^repository commit \(.*\)/repository commit \1/p; s/^command: .*, \(.* UTC\)$/\1/p; s/^runs: \([0-9]*\) .*/\1 run(s) per kernel and scenario/p' \
 	"$(dirname "$summary")/versions.txt" 2>/dev/null | paste -sd, - | sed 's/,/, /g')
 tsv_awk '
-# t90 at the resolution of the samples (once a second): whole seconds,
-# rounded up; "-": not within the run.
-function t90(x) { return (x < 0 || x == "NA") ? "-" : sprintf("%d", x == int(x) ? x : int(x) + 1) }
 FILENAME == ends {
 	pte[col("kernel"), col("scenario")] = col("pte_updates")
 	secs[col("kernel"), col("scenario")] = sprintf("%.0f", col("secs"))
@@ -31,7 +28,7 @@ col("kernel") == b || col("kernel") == s {
 	k = col("kernel"); c = col("scenario")
 	if (!(c in seen)) { order[++n] = c; seen[c] = 1 }
 	name[c] = col("name"); mode[c] = col("mode")
-	top[k, c] = col("top_pct") "%"; reach[k, c] = t90(col("t90"))
+	top[k, c] = col("top_pct") "%"; reach[k, c] = t90_secs(col("t90"), "-")
 }
 END {
 	printf "Two-tier QEMU guest (node 1 CPU-less, lower tier via ACPI HMAT),\n"
@@ -48,4 +45,4 @@ END {
 		printf "  %-4s %-12s %4s | %6s %3s %3s %8s | %6s %3s %3s %8s\n", c, name[c], mode[c], \
 			top[b, c], reach[b, c], secs[b, c], pte[b, c], top[s, c], reach[s, c], secs[s, c], pte[s, c]
 	}
-}' -v b="$base" -v s="$series" -v target="$target" -v ends="$ends" -v made="$made" "$summary" "$ends"
+}' -f "$here/t90.awk" -v b="$base" -v s="$series" -v target="$target" -v ends="$ends" -v made="$made" "$summary" "$ends"

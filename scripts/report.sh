@@ -49,12 +49,11 @@ EOT
 	}
 	FILENAME == ends { secs[col("kernel"), col("scenario")] = col("secs"); next }
 	{
-		t90 = col("t90")
-		t90 = (t90 < 0) ? "never" : sprintf("%d", t90 == int(t90) ? t90 : int(t90) + 1)
+		t90 = t90_secs(col("t90"), "never")
 		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", col("kernel"), col("scenario"), col("name"), col("mode"), \
 			secs[col("kernel"), col("scenario")], col("top_pct"), t90, col("pte_updates_per_s"), col("hint_faults_per_s"), \
 			col("skipped_bytes"), col("verdict"), (col("verdict") == "fail" ? ": " col("failed") : "")
-	}' -v ends="$dir/ends.tsv" "$dir/ends.tsv" "$dir/summary.tsv"
+	}' -f "$here/t90.awk" -v ends="$dir/ends.tsv" "$dir/ends.tsv" "$dir/summary.tsv"
 	printf '\n![top-tier share over time](top-tier.png)\n'
 } >"$dir/report.md"
 
