@@ -51,6 +51,8 @@ help:
 	@echo '                    "6" is 6.0-6.5 (lab/scenarios.tsv); empty (the default): all'
 	@echo '  DAMON_SCENARIOS   the scenarios of demo-damon, taken before SCENARIOS'
 	@echo '  LAB_SECS          seconds each scenario runs instead of its own'
+	@echo '  REPEAT            runs of each kernel in demo and demo-stable (default 1): the'
+	@echo '                    report gives the median and range of each measure'
 	@echo '  SCALE_GRID        scale: NVMASxNTHREADS points, e.g. "64x8 512x64"'
 	@echo '  SCALE_SECS        scale: measured seconds per point'
 	@echo '  RESULTS           where the runs write their results (now: $(RESULTS))'

@@ -5,6 +5,10 @@
 # and write the report into RESULTS/<date>, pointed to by RESULTS/latest.
 # $SCENARIOS selects scenarios of lab/scenarios.tsv (space or comma
 # separated; "6" is 6.0-6.5, "6.5" only 6.5; empty: all).
+# $REPEAT=N runs every kernel N times, the kernels taking turns (base,
+# series, base, series, ...), each run in RESULTS/<date>/run-R with its
+# own report, and reports the median and range of the N runs
+# (scripts/repeat-report.sh); 1 (the default) is the single run as ever.
 # Nothing is left half-written: a failed run leaves RESULTS/latest alone.
 # Exit status: 0 all verdicts pass, 3 some verdict failed, else the run failed.
 set -eu
@@ -18,19 +22,41 @@ shift
 # Check the scenarios and every kernel name before spending time on builds.
 scenarios=$(run_selection lab "${SCENARIOS:-}")
 kernel_check "$@"
+repeat=${REPEAT:-1}
+case $repeat in
+'' | *[!0-9]* | 0) die "REPEAT=$repeat: give the number of runs of each kernel, 1 or more" ;;
+esac
 
 run_guest lab
 run_build "$@"
 run_dir=$(run_start "$results")
-for k in "$@"; do
-	run_boot "$run_dir" "$k" "lab.scenarios=$scenarios" ${LAB_SECS:+"lab.secs=$LAB_SECS"}
-	run_parse "$run_dir" "$k"
-done
+# boot_all SUBDIR KERNEL...: every kernel once, in the run's SUBDIR.
+boot_all() {
+	_d=$run_dir$1
+	shift
+	for k in "$@"; do
+		run_boot "$_d" "$k" "lab.scenarios=$scenarios" ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+		run_parse "$_d" "$k"
+	done
+}
 
-run_versions "$run_dir" >"$run_dir/versions.txt"
 # report.sh exits 3 when a verdict failed: the run is still published.
 status=0
-"$here/report.sh" "$run_dir" || status=$?
+if [ "$repeat" -eq 1 ]; then
+	boot_all "" "$@"
+	run_versions "$run_dir" >"$run_dir/versions.txt"
+	"$here/report.sh" "$run_dir" || status=$?
+else
+	r=0
+	while [ $r -lt "$repeat" ]; do
+		r=$((r + 1))
+		step "run $r of $repeat"
+		boot_all "/run-$r" "$@"
+		"$here/report.sh" "$run_dir/run-$r" >/dev/null || [ $? -eq 3 ] || exit 1
+	done
+	run_versions "$run_dir" >"$run_dir/versions.txt"
+	"$here/repeat-report.sh" "$run_dir" || status=$?
+fi
 [ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
 run_publish "$run_dir" "$results" >/dev/null
 step "report: $results/latest/report.md, table: $results/latest/summary.tsv, plot: $results/latest/top-tier.png"

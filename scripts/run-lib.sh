@@ -26,7 +26,7 @@ run_tab=$(printf '\t')
 # The command of this run, for its reports (run_versions): the script, its
 # arguments and the variables that select what it runs.
 run_command="${0##*/}${*:+ $*}"
-for _v in SCENARIOS DAMON_SCENARIOS LAB_SECS SCALE_GRID SCALE_SECS KSRC; do
+for _v in SCENARIOS DAMON_SCENARIOS LAB_SECS REPEAT SCALE_GRID SCALE_SECS KSRC; do
 	eval "_val=\${$_v:-}"
 	[ -z "$_val" ] || run_command="$_v=\"$_val\" $run_command"
 done
@@ -177,7 +177,7 @@ run_versions() {
 	printf 'repository commit %s%s\n' "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 		"$(git -C "$here/.." diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')"
 	printf 'command: %s, %s\n' "$run_command" "$(date -u '+%Y-%m-%d %H:%M UTC')"
-	printf 'runs: 1 per kernel and scenario\n'
+	printf 'runs: %s per kernel and scenario\n' "${REPEAT:-1}"
 	printf 'QEMU: %s, TCG, 2 vCPUs; host: %s CPUs\n' \
 		"$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')" "$(nproc)"
 }
