@@ -142,6 +142,42 @@ damon_below_floor() {
 	return $rc
 }
 t "DAMON table: a cost below the floor run is not shown as a negative number" damon_below_floor
+
+# repeat-report.sh on three made-up runs of one kernel: the medians, the
+# ranges (a t90 never reached sorts last) and the verdicts over the runs.
+repeat_made_up() {
+	d=$(mktemp -d)
+	# run t90s, top_pcts and verdicts, scenario by scenario.
+	for r in 1 2 3; do
+		mkdir "$d/run-$r"
+		printf 'kernel\tkind\tbase_kernel\tpatches\nk\tseries\tb\t8\n' >"$d/run-$r/kernels.tsv"
+		printf 'kernel\tkind\tscenario\tname\tmode\tsecs\ttop_pct\tt90\tpte_updates\thint_faults\n' >"$d/run-$r/ends.tsv"
+		printf 'kernel\tkind\tscenario\tname\tmode\ttop_pct\tt90\tfailed\tverdict\n' >"$d/run-$r/summary.tsv"
+	done
+	row() { # RUN SCENARIO TOP_PCT T90 PTE VERDICT
+		printf 'k\tseries\t%s\tx\t2\t20.0\t%s\t%s\t%s\t0\n' "$2" "$3" "$4" "$5" >>"$d/run-$1/ends.tsv"
+		printf 'k\tseries\t%s\tx\t2\t%s\t%s\t%s\t%s\n' "$2" "$3" "$4" \
+			"$([ "$6" = pass ] && echo - || echo 'top_pct ge 90')" "$6" >>"$d/run-$1/summary.tsv"
+	}
+	row 1 0 100.0 2.0 10 pass; row 2 0 96.0 -1 30 pass; row 3 0 98.0 4.0 20 pass
+	row 1 1 50.0 -1 0 fail; row 2 1 95.0 3.0 0 pass; row 3 1 91.0 5.0 0 pass
+	row 1 2 10.0 -1 0 fail; row 2 2 95.0 3.0 0 pass; row 3 2 11.0 -1 0 fail
+	"$here/repeat-report.sh" "$d" 2>&1
+	rc=$?
+	cat "$d/report.md" "$d/ranges.tsv"
+	[ $rc -eq 3 ] &&
+		tsv_awk 'col("scenario") == 0 && col("top_pct") == "98.0" && col("t90") == "4.0" && col("pte_updates") == 20 { f++ }
+			END { exit f != 1 }' "$d/ends.tsv" &&
+		tsv_awk '{ v[col("scenario")] = col("verdict") " " col("passes") "/" col("runs") }
+			END { exit !(v[0] == "pass 3/3" && v[1] == "median 2/3" && v[2] == "fail 1/3") }' "$d/summary.tsv" &&
+		tsv_awk 'col("scenario") == 0 && col("column") == "t90" { f = col("min") " " col("max") } END { exit f != "2.0 -1" }' \
+			"$d/ranges.tsv" &&
+		grep -q '| k | 0 | x | 2 | 20.0 \[20.0-20.0\] | 98.0 \[96.0-100.0\] | 4 \[2-never\] | 20 \[10-30\] |' "$d/report.md"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+t "REPEAT: medians, ranges and verdicts over three made-up runs" repeat_made_up
 t "README and lab/README: generated tables equal what they are made from" \
 	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# awk -f tsv.awk -f repeat.awk -v ranges=FILE TABLE...: one table of N
+# awk -f tsv.awk -f repeat.awk [-v ranges=FILE] TABLE...: one table of N
 # repeated runs (the same table, ends.tsv or summary.tsv, of each run, all
 # with the same columns), one row per kernel and scenario:
 #
@@ -12,9 +12,10 @@
 #   - any other column: the first run's value;
 #   - "runs" and "passes" (summary.tsv) are added at the end.
 #
-# Every numeric column's minimum and maximum go to FILE, as rows of
-# kernel, scenario, column, n, median, min, max (appended; the caller
-# writes its header).  Read by column name, written in the tables' order.
+# With -v ranges=FILE, every numeric column's minimum and maximum go to
+# FILE, as rows of kernel, scenario, column, n, median, min, max
+# (appended; the caller writes its header).  Read by column name, written
+# in the tables' order.
 
 function is_number(x) { return x ~ /^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
 
@@ -92,7 +93,15 @@ END {
 					hi = hi >= 1e17 ? -1 : hi
 				}
 				v = fmt(med, point)
-				printf "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", ks[1], ks[2], c, n, v, fmt(lo, point), fmt(hi, point) >> ranges
+				lo = fmt(lo, point)
+				hi = fmt(hi, point)
+				if (c == "t90") {	# never reached: -1, as the runs wrote it
+					v = v < 0 ? -1 : v
+					lo = lo < 0 ? -1 : lo
+					hi = hi < 0 ? -1 : hi
+				}
+				if (ranges != "")
+					printf "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", ks[1], ks[2], c, n, v, lo, hi >> ranges
 			} else {
 				v = val[k, 1, i]
 			}
