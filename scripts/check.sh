@@ -297,6 +297,47 @@ if [ -n "${CHECK_FULL:-}" ] && [ -f "$top/series/queue-6.12/series" ]; then
 	negative_control "$LAB_CACHE/check-results-$stable/latest" "$stable_base"
 fi
 
+# kcsan_made_up BUILD SRC FIELD: kcsan-lines.sh on made-up KCSAN reports,
+# each a race at one instruction of task_numa_work() in the KCSAN kernel
+# BUILD (found with objdump -dl): at the first one on a source line that
+# names FIELD it must fail (status 3), at the function's first one it
+# must not.
+kcsan_made_up() {
+	build=$1 src=$2 field=$3
+	# shellcheck disable=SC2046 # address and size: two words
+	set -- $(nm -S "$build/vmlinux" | awk '$4 == "task_numa_work" { print $1, $2; exit }')
+	[ $# -eq 2 ] || { echo "no task_numa_work in $build/vmlinux"; return 1; }
+	start=$1 size=$(printf '%x' $((0x$2)))
+	# objdump -l marks each run of instructions with its "FILE:LINE".
+	addr=$(objdump -dl --start-address="0x$start" --stop-address="$(printf '0x%x' $((0x$start + 0x$size)))" \
+		"$build/vmlinux" | awk -v f="$field" '
+		/^\/.*:[0-9]+/ {
+			split($1, a, ":")
+			text = ""
+			for (i = 1; i <= a[2] && (getline l < a[1]) > 0; i++)
+				text = l
+			close(a[1])
+			named = (text ~ ("(^|[^A-Za-z0-9_])" f "([^A-Za-z0-9_]|$)"))
+			next
+		}
+		named && /^ *[0-9a-f]+:/ { sub(/:.*/, ""); sub(/^ */, ""); print; exit }')
+	[ -n "$addr" ] || { echo "no instruction of task_numa_work on a line naming $field"; return 1; }
+	d=$(mktemp -d)
+	rc_named=0 rc_else=0
+	for c in named:$((0x$addr - 0x$start)) elsewhere:0; do
+		{
+			printf '[   10.000000] BUG: KCSAN: data-race in task_numa_work / task_numa_work\n'
+			printf '[   10.000000] read to 0xffff888000000000 of 4 bytes by task 1 on cpu 0:\n'
+			printf '[   10.000000]  task_numa_work+0x%x\n' "${c#*:}"
+		} >"$d/${c%%:*}.console"
+	done
+	"$here/../lab/debug/kcsan-lines.sh" "$d/named.console" "$build" "$src" "$field" || rc_named=$?
+	"$here/../lab/debug/kcsan-lines.sh" "$d/elsewhere.console" "$build" "$src" "$field" || rc_else=$?
+	rm -rf "$d"
+	echo "at a line naming $field: status $rc_named (want 3); at the function's start: $rc_else (want 0)"
+	[ $rc_named -eq 3 ] && [ $rc_else -eq 0 ]
+}
+
 # check-full: debug kernels (DEBUG_VM, lockdep, KASAN) under stress in
 # modes 2 and 3, and the same check shown to catch a deliberate WARN.
 if [ -n "${CHECK_FULL:-}" ]; then
@@ -315,6 +356,8 @@ if [ -n "${CHECK_FULL:-}" ]; then
 		"$top"/series/mainline/*.patch | sort -u | tr '\n' ' ')
 	t "KCSAN kernel $mainline: stress in modes 2 and 3, no data race on ${numab_fields% }" \
 		"$here/debug-run.sh" --config kcsan --fields "$numab_fields" "$mainline" "$LAB_CACHE/check-results-kcsan"
+	t "KCSAN judgement fails on a made-up report of a race on ${numab_fields%% *}, not on one elsewhere" \
+		kcsan_made_up "$LAB_CACHE/build/$mainline-kcsan" "$("$here/kernel.sh" --tree "$mainline")" ${numab_fields%% *}
 fi
 
 # Caches and tools' leftovers go to $LAB_CACHE, never into the work tree.

@@ -87,15 +87,14 @@ fi
 if [ -n "$kcsan" ]; then
 	grep -q 'kcsan: enabled early' "$console" ||
 		die "$kernel: no KCSAN in the guest kernel, or its messages are not on the console ($console)"
+	rc=0
+	# shellcheck disable=SC2086 # FIELDS: one word each
 	races=$("$here/../lab/debug/kcsan-lines.sh" "$console" "$(run_kernel "$kernel" | sed 's#/arch/x86/boot/bzImage$##')" \
-		"$("$here/kernel.sh" --tree "$kernel")") ||
-		die "$kernel: could not resolve the KCSAN reports' source lines"
+		"$("$here/kernel.sh" --tree "$kernel")" $fields) || rc=$?
 	printf '%s\n' "$races" >"$results/$kernel.races"
 	printf '%s\n' "$races" | sed 's/^/  /' >&2
-	for f in $fields; do
-		! printf '%s\n' "$races" | grep -q "^    .*[^A-Za-z0-9_]$f\([^A-Za-z0-9_]\|\$\)" ||
-			die "$kernel: a KCSAN report names $f (above; $results/$kernel.races)"
-	done
+	[ $rc -ne 3 ] || die "$kernel: a KCSAN report names one of: $fields (above; $results/$kernel.races)"
+	[ $rc -eq 0 ] || die "$kernel: could not resolve the KCSAN reports' source lines"
 else
 	grep -q 'KernelAddressSanitizer initialized' "$console" ||
 		die "$kernel: no KASAN in the guest kernel, or its messages are not on the console ($console)"
