@@ -54,10 +54,15 @@ else
 		boot_all "/run-$r" "$@"
 		"$here/report.sh" "$run_dir/run-$r" >/dev/null || [ $? -eq 3 ] || exit 1
 	done
+	cp "$run_dir/run-1/kernels.tsv" "$run_dir/kernels.tsv"
 	run_versions "$run_dir" >"$run_dir/versions.txt"
 	"$here/repeat-report.sh" "$run_dir" || status=$?
 fi
 [ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
 run_publish "$run_dir" "$results" >/dev/null
-step "report: $results/latest/report.md, table: $results/latest/summary.tsv, plot: $results/latest/top-tier.png"
+if [ "$repeat" -eq 1 ]; then
+	step "report: $results/latest/report.md, table: $results/latest/summary.tsv, plot: $results/latest/top-tier.png"
+else
+	step "report: $results/latest/report.md (medians and ranges), table: $results/latest/summary.tsv, each run: $results/latest/run-N/"
+fi
 exit $status
