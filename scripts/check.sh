@@ -357,7 +357,8 @@ if [ -n "${CHECK_FULL:-}" ]; then
 	t "KCSAN kernel $mainline: stress in modes 2 and 3, no data race on ${numab_fields% }" \
 		"$here/debug-run.sh" --config kcsan --fields "$numab_fields" "$mainline" "$LAB_CACHE/check-results-kcsan"
 	t "KCSAN judgement fails on a made-up report of a race on ${numab_fields%% *}, not on one elsewhere" \
-		kcsan_made_up "$LAB_CACHE/build/$mainline-kcsan" "$("$here/kernel.sh" --tree "$mainline")" ${numab_fields%% *}
+		kcsan_made_up "$("$here/kernel.sh" --build "$mainline" "$top/kconfig/kcsan.config")" \
+		"$("$here/kernel.sh" --tree "$mainline")" ${numab_fields%% *}
 fi
 
 # Caches and tools' leftovers go to $LAB_CACHE, never into the work tree.

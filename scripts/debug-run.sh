@@ -89,7 +89,7 @@ if [ -n "$kcsan" ]; then
 		die "$kernel: no KCSAN in the guest kernel, or its messages are not on the console ($console)"
 	rc=0
 	# shellcheck disable=SC2086 # FIELDS: one word each
-	races=$("$here/../lab/debug/kcsan-lines.sh" "$console" "$(run_kernel "$kernel" | sed 's#/arch/x86/boot/bzImage$##')" \
+	races=$("$here/../lab/debug/kcsan-lines.sh" "$console" "$("$here/kernel.sh" --build "$kernel" "$frag")" \
 		"$("$here/kernel.sh" --tree "$kernel")" $fields) || rc=$?
 	printf '%s\n' "$races" >"$results/$kernel.races"
 	printf '%s\n' "$races" | sed 's/^/  /' >&2

@@ -8,13 +8,18 @@
 # FRAGMENT arguments, which also name the build: build/NAME-debug for
 # kconfig/debug.config, so a kernel and its variants never share a build.
 # kernel.sh --tree NAME: only make sure NAME's source tree exists; print it.
+# kernel.sh --build NAME [FRAGMENT...]: only print the build directory.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-usage="usage: kernel.sh [--tree] NAME [FRAGMENT...]"
+usage="usage: kernel.sh [--tree | --build] NAME [FRAGMENT...]"
 tree_only=
-[ "${1:-}" = --tree ] && { tree_only=1; shift; }
+build_only=
+case ${1:-} in
+--tree) tree_only=1; shift ;;
+--build) build_only=1; shift ;;
+esac
 name=${1:?$usage}
 shift
 kernel_check "$name"
@@ -31,6 +36,10 @@ for f in "$@"; do
 	f=${f##*/}
 	build=$build-${f%.config}
 done
+if [ -n "$build_only" ]; then
+	printf '%s\n' "$build"
+	exit 0
+fi
 
 tree=$("$here/base-tree.sh" "$base")
 if [ "$series" != - ]; then
