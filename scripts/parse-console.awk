@@ -106,7 +106,7 @@ END {
 		exit 2
 	}
 	if (lower != "yes") {
-		print "node 1 is not in a lower memory tier than node 0 in this guest (no ACPI HMAT tiers?): no results" > "/dev/stderr"
+		print "nodes 0 and 1 are not one top memory tier with node 2 below it in this guest (no ACPI HMAT tiers?): no results" > "/dev/stderr"
 		exit 3
 	}
 	if (vmstat != "yes") {

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# run-guest.sh BZIMAGE INITRD LOG [KERNEL_ARGS...]: boot the two-tier lab
-# machine under QEMU (TCG) and write its serial console to LOG.  Node 0 is
-# DRAM with the CPUs; node 1 is a CPU-less, slower node that ACPI HMAT places
-# in a lower memory tier.  Ends within $LAB_GUEST_TIMEOUT seconds; succeeds
+# run-guest.sh BZIMAGE INITRD LOG [KERNEL_ARGS...]: boot the lab machine
+# under QEMU (TCG) and write its serial console to LOG.  Two DRAM sockets and
+# a slow tier: node 0 (CPU 0) and node 1 (CPU 1) are DRAM, node 2 is a
+# CPU-less, slower node that ACPI HMAT places in a lower memory tier, as
+# seen from both CPUs.  Ends within $LAB_GUEST_TIMEOUT seconds; succeeds
 # only when the guest printed "@@ done".
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,19 +19,29 @@ need qemu-system-x86_64 qemu-system-x86
 [ -f "$initrd" ] || die "$initrd: no such initramfs"
 timeout=${LAB_GUEST_TIMEOUT:-1200}
 
+# hmat_lb INITIATOR TARGET LATENCY_NS BANDWIDTH: the HMAT entries of one
+# initiator-target pair.
+hmat_lb() {
+	printf -- '-numa hmat-lb,initiator=%s,target=%s,hierarchy=memory,data-type=%s ' \
+		"$1" "$2" "access-latency,latency=$3" "$1" "$2" "access-bandwidth,bandwidth=$4"
+}
+
 set -- console=ttyS0 panic=-1 oops=panic loglevel=4 "$@"
 step "booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") (timeout ${timeout}s, console: $log)"
+# shellcheck disable=SC2046 # hmat_lb's options are words of their own
 timeout -k 10 "$timeout" qemu-system-x86_64 \
-	-machine q35,hmat=on -accel tcg -cpu max -smp 2 -m 2G \
+	-machine q35,hmat=on -accel tcg -cpu max -smp 2 -m 3G \
 	-object memory-backend-ram,id=m0,size=1G \
 	-object memory-backend-ram,id=m1,size=1G \
-	-numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0 \
-	-numa node,nodeid=1,memdev=m1,initiator=0 \
+	-object memory-backend-ram,id=m2,size=1G \
+	-numa node,nodeid=0,cpus=0,memdev=m0,initiator=0 \
+	-numa node,nodeid=1,cpus=1,memdev=m1,initiator=1 \
+	-numa node,nodeid=2,memdev=m2,initiator=0 \
 	-numa dist,src=0,dst=1,val=20 \
-	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=100 \
-	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=20G \
-	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=300 \
-	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=5G \
+	-numa dist,src=0,dst=2,val=30 \
+	-numa dist,src=1,dst=2,val=30 \
+	$(hmat_lb 0 0 100 20G) $(hmat_lb 0 1 150 15G) $(hmat_lb 0 2 300 5G) \
+	$(hmat_lb 1 1 100 20G) $(hmat_lb 1 0 150 15G) $(hmat_lb 1 2 300 5G) \
 	-display none -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kernel" -initrd "$initrd" -append "$*" </dev/null 2>&1 |
 	tr -d '\r' | tee "$log" | sed -n 's/^@@ \(begin\|end\|error\|boot\) /  \1 /p' >&2 || true

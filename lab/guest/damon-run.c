@@ -308,7 +308,7 @@ static int damon_setup_kdamond(int k, const struct range *r, bool promote)
 
 static int damon_setup(void)
 {
-	struct range r[2];
+	struct range r[LAB_NR_NODES];
 	char buf[32];
 	int k, n = 0;
 
@@ -316,7 +316,7 @@ static int damon_setup(void)
 		lab_warn("no %s: kernel without CONFIG_DAMON_SYSFS?", DAMON_ADMIN);
 		return -1;
 	}
-	if (node_ranges(r, 2))
+	if (node_ranges(r, LAB_NR_NODES))
 		return -1;
 	if (rd(buf, sizeof(buf), DAMON_ADMIN "/kdamonds/nr_kdamonds") == 0)
 		n = atoi(buf);
@@ -325,11 +325,13 @@ static int damon_setup(void)
 			return -1;
 	if (wr_ul(NR_KDAMONDS, DAMON_ADMIN "/kdamonds/nr_kdamonds"))
 		return -1;
-	printf("# damon-run: node 0 [%#llx, %#llx) node 1 [%#llx, %#llx), "
+	printf("# damon-run: node %d [%#llx, %#llx) node %d [%#llx, %#llx), "
 	       "sample %lu us, aggr %lu us, apply %lu us, quota %lu MiB/s, "
-	       "node 0 used goal %lu bp, free goal %lu bp\n",
-	       r[0].start, r[0].end, r[1].start, r[1].end, sample_us, aggr_us,
-	       apply_us, quota_mib, used_bp, free_bp);
+	       "node %d used goal %lu bp, free goal %lu bp\n",
+	       LAB_TOP_NODE, r[LAB_TOP_NODE].start, r[LAB_TOP_NODE].end,
+	       LAB_SLOW_NODE, r[LAB_SLOW_NODE].start, r[LAB_SLOW_NODE].end,
+	       sample_us, aggr_us, apply_us, quota_mib, LAB_TOP_NODE, used_bp,
+	       free_bp);
 	fflush(stdout);
 	if (damon_setup_kdamond(0, &r[LAB_SLOW_NODE], true) ||
 	    damon_setup_kdamond(1, &r[LAB_TOP_NODE], false))

@@ -4,8 +4,8 @@
 # shellcheck shell=dash
 #
 # /init of the NUMA-tiering lab guest (busybox sh, PID 1), packed by
-# scripts/mkinitramfs.sh.  Mounts, checks that node 1 is a lower memory
-# tier than node 0 (the "@@ boot" line), runs what lab.run= names and
+# scripts/mkinitramfs.sh.  Mounts, checks that nodes 0 and 1 are the top
+# memory tier and node 2 a lower one (the "@@ boot" line), runs what lab.run= names and
 # powers off:
 #   lab        the scenarios of /lab/scenarios.tsv named by lab.scenarios=
 #   debug      under a debug kernel: the table's debug rows briefly, in
@@ -108,17 +108,18 @@ node_tier() {
 	echo -1
 }
 
-# Every run needs a lower memory tier.  The lab run's verdicts on PTE
+# Every run needs the two DRAM nodes in one tier and node 2 below.  The lab run's verdicts on PTE
 # updates and hinting faults also read the counters of /proc/vmstat: a
 # kernel without them (CONFIG_VM_EVENT_COUNTERS=n) would report zeros that
 # pass "no more faults than the base".
 check_guest() {
-	local t0 t1 lower=no vmstat=no
+	local t0 t1 t2 lower=no vmstat=no
 	t0=$(node_tier 0)
 	t1=$(node_tier 1)
-	[ "$t0" -ge 0 ] && [ "$t1" -gt "$t0" ] && lower=yes
+	t2=$(node_tier 2)
+	[ "$t0" -ge 0 ] && [ "$t1" = "$t0" ] && [ "$t2" -gt "$t0" ] && lower=yes
 	grep -q '^numa_hint_faults ' /proc/vmstat && vmstat=yes
-	echo "@@ boot kernel=$(uname -r) node0_tier=$t0 node1_tier=$t1 lower_tier=$lower vmstat=$vmstat"
+	echo "@@ boot kernel=$(uname -r) node0_tier=$t0 node1_tier=$t1 node2_tier=$t2 lower_tier=$lower vmstat=$vmstat"
 	[ $lower = yes ] || return 1
 	[ $vmstat = yes ] || [ "$RUN" != lab ]
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -456,9 +457,24 @@ double lab_probe_node_pct(struct lab_probe *probe, int node)
 	return 100.0 * on_node / probe->nr;
 }
 
-double lab_probe_top_pct(struct lab_probe *probe)
+int lab_probe_nodes_pct(struct lab_probe *probe, double pct[LAB_NR_NODES])
 {
-	return lab_probe_node_pct(probe, LAB_TOP_NODE);
+	unsigned long i, on_node[LAB_NR_NODES] = { 0 };
+	int n;
+
+	for (n = 0; n < LAB_NR_NODES; n++)
+		pct[n] = -1;
+	if (lab_move_pages(0, probe->nr, probe->pages, NULL, probe->status,
+			   0) < 0) {
+		lab_warn("move_pages query: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < probe->nr; i++)
+		if (probe->status[i] >= 0 && probe->status[i] < LAB_NR_NODES)
+			on_node[probe->status[i]]++;
+	for (n = 0; n < LAB_NR_NODES; n++)
+		pct[n] = 100.0 * on_node[n] / probe->nr;
+	return 0;
 }
 
 int lab_check_placement(const char *scenario, struct lab_probe *probe,
@@ -565,6 +581,8 @@ void lab_opts_init(struct lab_opts *o, const char *scenario, int mode,
 	o->mode = mode;
 	o->secs = secs;
 	o->size = LAB_MIB(size_mib);
+	o->cpu = -1;
+	o->node = LAB_SLOW_NODE;
 }
 
 int lab_opts_add_knob(struct lab_opts *o, const char *arg)
@@ -621,6 +639,16 @@ int lab_opts_parse(struct lab_opts *o, int opt, const char *arg)
 		if (lab_parse_ulong(arg, 1, 1000, &o->passes))
 			return -1;
 		return 1;
+	case 'c':
+		if (lab_parse_ulong(arg, 0, LAB_NR_NODES - 2, &val))
+			return -1;
+		o->cpu = val;
+		return 1;
+	case 'N':
+		if (lab_parse_ulong(arg, 0, LAB_NR_NODES - 1, &val))
+			return -1;
+		o->node = val;
+		return 1;
 	case 'k':
 		return lab_opts_add_knob(o, arg) ? -1 : 1;
 	}
@@ -638,9 +666,15 @@ void lab_usage_common(void)
 		"  -S PASSES    end the run once the workload's processes made PASSES\n"
 		"               NUMA scan passes each on average (numa_scan_seq),\n"
 		"               or after -t, if sooner\n"
+		"  -c CPU       run the workload on CPU (node CPU) only; its share\n"
+		"               of the hot set on that node is local_pct, and t90\n"
+		"               is measured on it (default: any CPU, the top tier)\n"
+		"  -N NODE      the node the hot set starts the measured run on\n"
+		"               (default: the lower tier, node %d)\n"
 		"  -k NAME=VAL  set a knob after the fast scan defaults (repeatable):\n"
 		"               scan_delay_ms scan_period_min_ms scan_period_max_ms\n"
-		"               scan_size_mb hot_threshold_ms promote_rate_limit_MBps\n");
+		"               scan_size_mb hot_threshold_ms promote_rate_limit_MBps\n",
+		LAB_SLOW_NODE);
 }
 
 static void __attribute__((noreturn)) usage_exit(const char *usage, int code)
@@ -675,10 +709,28 @@ void lab_parse_args(struct lab_opts *o, int argc, char **argv,
 		usage_exit(usage, 2);
 }
 
+int lab_pin(const struct lab_opts *o)
+{
+	cpu_set_t set;
+
+	if (o->cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(o->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		lab_warn("sched_setaffinity %d: %s", o->cpu, strerror(errno));
+		lab_error(o->scenario, "pin");
+		return -1;
+	}
+	return 0;
+}
+
 int lab_opts_apply(const struct lab_opts *o)
 {
 	unsigned int i;
 
+	if (lab_pin(o))
+		return -1;
 	if (lab_set_fast_scan())
 		goto fail;
 	for (i = 0; i < o->nr_knobs; i++)
@@ -705,15 +757,27 @@ int lab_start_balancing(const struct lab_opts *o)
 
 static void run_sample(struct lab_run *run, double t)
 {
+	double pct[LAB_NR_NODES];
 	struct lab_vmstat now;
+	int n;
 
-	run->top_pct = lab_probe_top_pct(run->probe);
-	if (run->t90 < 0 && run->top_pct >= 90)
+	run->top_pct = run->local_pct = -1;
+	if (!lab_probe_nodes_pct(run->probe, pct)) {
+		run->top_pct = run->local_pct = 0;
+		for (n = 0; n < LAB_NR_NODES; n++) {
+			if (n != LAB_SLOW_NODE)
+				run->top_pct += pct[n];
+			if (run->local[n])
+				run->local_pct += pct[n];
+		}
+	}
+	if (run->t90 < 0 && run->local_pct >= 90)
 		run->t90 = t;
 	lab_vmstat_read(&now);
-	lab_emit("sample scenario=%s t=%.1f top_pct=%.1f pte_updates=%llu "
-		 "hint_faults=%llu pgpromote_success=%llu pages_migrated=%llu",
-		 run->scenario, t, run->top_pct,
+	lab_emit("sample scenario=%s t=%.1f top_pct=%.1f local_pct=%.1f "
+		 "pte_updates=%llu hint_faults=%llu pgpromote_success=%llu "
+		 "pages_migrated=%llu",
+		 run->scenario, t, run->top_pct, run->local_pct,
 		 lab_vmstat_delta(&now, &run->base, LAB_NUMA_PTE_UPDATES),
 		 lab_vmstat_delta(&now, &run->base, LAB_NUMA_HINT_FAULTS),
 		 lab_vmstat_delta(&now, &run->base, LAB_PGPROMOTE_SUCCESS),
@@ -735,6 +799,23 @@ static long run_scan_passes(const struct lab_run *run)
 	return sum;
 }
 
+/* The nodes of the CPUs the caller may run on. */
+static int run_local_nodes(struct lab_run *run)
+{
+	cpu_set_t set;
+	int cpu;
+
+	memset(run->local, 0, sizeof(run->local));
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		lab_warn("sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	for (cpu = 0; cpu < LAB_NR_NODES - 1; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			run->local[LAB_CPU_NODE(cpu)] = true;
+	return 0;
+}
+
 int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 		  const char *name, struct lab_probe *probe,
 		  const pid_t *readers, unsigned int nr_readers)
@@ -753,6 +834,11 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 	run->probe = probe;
 	run->t90 = -1;
 	run->top_pct = -1;
+	run->local_pct = -1;
+	if (run_local_nodes(run)) {
+		lab_error(run->scenario, "affinity");
+		return -1;
+	}
 	lab_emit("begin scenario=%s name=%s mode=%d", run->scenario, name,
 		 run->mode);
 	if (lab_start_balancing(o))
@@ -810,12 +896,12 @@ void lab_run_end(struct lab_run *run)
 		snprintf(passes_str, sizeof(passes_str), "%ld", passes);
 
 #define D(item) lab_vmstat_delta(&now, &run->base, item)
-	lab_emit("end scenario=%s secs=%.1f top_pct=%.1f t90=%s "
-		 "pte_updates=%llu huge_pte_updates=%llu hint_faults=%llu "
+	lab_emit("end scenario=%s secs=%.1f top_pct=%.1f local_pct=%.1f "
+		 "t90=%s pte_updates=%llu huge_pte_updates=%llu hint_faults=%llu "
 		 "hint_faults_local=%llu pages_migrated=%llu "
 		 "pgpromote_success=%llu pgpromote_candidate=%llu pgdemote=%llu "
 		 "scan_passes=%s hot_bytes=%zu",
-		 run->scenario, secs, run->top_pct, t90,
+		 run->scenario, secs, run->top_pct, run->local_pct, t90,
 		 D(LAB_NUMA_PTE_UPDATES), D(LAB_NUMA_HUGE_PTE_UPDATES),
 		 D(LAB_NUMA_HINT_FAULTS), D(LAB_NUMA_HINT_FAULTS_LOCAL),
 		 D(LAB_NUMA_PAGES_MIGRATED), D(LAB_PGPROMOTE_SUCCESS),
@@ -885,7 +971,7 @@ int lab_run_hot_region(const struct lab_opts *o, const char *name,
 		lab_error(o->scenario, "alloc");
 		return 1;
 	}
-	if (lab_check_placement(o->scenario, &probe, LAB_SLOW_NODE))
+	if (lab_check_placement(o->scenario, &probe, o->node))
 		return 1;
 
 	/* The children read until stopped; the deadline is only a backstop. */

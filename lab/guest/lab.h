@@ -2,9 +2,10 @@
 /*
  * lab.h - shared helpers of the in-guest NUMA-tiering lab programs.
  *
- * The guest has two memory nodes: node 0 (DRAM, top tier, has the CPUs)
- * and node 1 (CPU-less "CXL" node, lower tier).  /init checks the tiering
- * before any scenario runs, so the programs may take node 0 as the top tier.
+ * The guest has three memory nodes: nodes 0 and 1 are DRAM sockets, top
+ * tier, CPU n on node n; node 2 is a CPU-less "CXL" node, lower tier.
+ * /init checks the tiering before any scenario runs, so the programs may
+ * take nodes 0 and 1 as the top tier and node 2 as the lower one.
  *
  * Everything a scenario reports goes through lab_emit(): one "@@ " line on
  * stdout per record, key=value fields, parsed by the host.  Diagnostics go
@@ -17,8 +18,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define LAB_TOP_NODE	0	/* DRAM, top tier */
-#define LAB_SLOW_NODE	1	/* CPU-less, lower tier */
+#define LAB_NR_NODES	3
+#define LAB_TOP_NODE	0	/* DRAM, top tier: where set-ups put "top" */
+#define LAB_SLOW_NODE	2	/* CPU-less, lower tier */
+/* The node of CPU @cpu: nodes 0 and 1 each have one CPU of their own. */
+#define LAB_CPU_NODE(cpu)	(cpu)
 
 #define LAB_PAGE_SIZE	4096UL
 
@@ -141,8 +145,11 @@ int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,
 		   unsigned int nr_regions, unsigned long max_pages);
 /* Percentage of the sampled pages resident on @node, or -1. */
 double lab_probe_node_pct(struct lab_probe *probe, int node);
-/* Percentage of the sampled pages resident on the top tier, or -1. */
-double lab_probe_top_pct(struct lab_probe *probe);
+/*
+ * Percentage of the sampled pages resident on each node into @pct (-1 on
+ * error); returns 0 or -1.
+ */
+int lab_probe_nodes_pct(struct lab_probe *probe, double pct[LAB_NR_NODES]);
 /*
  * Check that the set-up placed the hot set on @node (>= 95 % of the
  * sample); prints "@@ error ... msg=placement-failed" if not.
@@ -190,12 +197,14 @@ struct lab_opts {
 	double secs;		/* measured duration */
 	size_t size;		/* hot set size in bytes, if the program has one */
 	unsigned long passes;	/* -S: scan passes per process, or 0 */
+	int cpu;		/* -c: the CPU the workload runs on, or -1 */
+	int node;		/* -N: the node the hot set starts on */
 	const char *knobs[LAB_MAX_KNOBS];	/* "name=value", applied in order */
 	unsigned int nr_knobs;
 };
 
 /* getopt letters every program accepts; see lab_usage_common(). */
-#define LAB_COMMON_OPTS "s:m:t:M:S:k:h"
+#define LAB_COMMON_OPTS "s:m:t:M:S:c:N:k:h"
 
 /* Set defaults for the common options. */
 void lab_opts_init(struct lab_opts *o, const char *scenario, int mode,
@@ -227,6 +236,12 @@ void lab_parse_args(struct lab_opts *o, int argc, char **argv,
  * counters.  Emits an error line on failure.
  */
 int lab_opts_apply(const struct lab_opts *o);
+/*
+ * Pin the calling task to the CPU of -c, if given; the processes and
+ * threads it creates afterwards inherit that.  Emits an error line on
+ * failure.  lab_opts_apply() does it.
+ */
+int lab_pin(const struct lab_opts *o);
 /* Switch NUMA balancing to the mode of -m; emits an error line on failure. */
 int lab_start_balancing(const struct lab_opts *o);
 
@@ -251,10 +266,17 @@ struct lab_run {
 	unsigned int nr_pids;
 	struct lab_probe *probe;
 	struct lab_vmstat base;
+	/*
+	 * The nodes of the CPUs the caller may run on at lab_run_begin():
+	 * where the hot set is used, and so where placement and promotion
+	 * should bring it.  Unpinned, both top-tier nodes.
+	 */
+	bool local[LAB_NR_NODES];
 	double t0;
 	double next_sample;
-	double t90;		/* first t with top_pct >= 90, or -1 */
-	double top_pct;		/* last sampled value */
+	double t90;		/* first t with local_pct >= 90, or -1 */
+	double top_pct;		/* last sampled values: on the top tier, */
+	double local_pct;	/* and on the local nodes */
 };
 
 /*

@@ -21,6 +21,6 @@ int main(int argc, char **argv)
 		return 1;
 
 	hot.len = o.size;
-	hot.addr = lab_alloc_on_node(hot.len, LAB_SLOW_NODE);
+	hot.addr = lab_alloc_on_node(hot.len, o.node);
 	return lab_run_hot_region(&o, "private", &hot, 1);
 }

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 		return 1;
 
 	hot.len = o.size;
-	hot.addr = use_thp ? lab_alloc_on_node(hot.len, LAB_SLOW_NODE) :
-			     lab_alloc_base_pages_on_node(hot.len, LAB_SLOW_NODE);
+	hot.addr = use_thp ? lab_alloc_on_node(hot.len, o.node) :
+			     lab_alloc_base_pages_on_node(hot.len, o.node);
 	return lab_run_hot_region(&o, "fork-cow", &hot, nr_procs);
 }

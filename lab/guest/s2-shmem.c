@@ -66,6 +66,6 @@ int main(int argc, char **argv)
 		return 1;
 
 	hot.len = o.size;
-	hot.addr = map_memfd_on_node(hot.len, LAB_SLOW_NODE);
+	hot.addr = map_memfd_on_node(hot.len, o.node);
 	return lab_run_hot_region(&o, "shmem", &hot, nr_procs);
 }

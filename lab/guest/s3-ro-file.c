@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 
 	snprintf(path, sizeof(path), "%s/lab-s3-ro-file.%d", dir, (int)getpid());
 	hot.len = o.size;
-	hot.addr = lab_map_file_on_node(path, hot.len, LAB_SLOW_NODE, PROT_READ,
+	hot.addr = lab_map_file_on_node(path, hot.len, o.node, PROT_READ,
 					MAP_SHARED);
 	return lab_run_hot_region(&o, "ro-file", &hot, nr_procs);
 }

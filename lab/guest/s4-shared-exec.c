@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 
 	snprintf(path, sizeof(path), "%s/lab-s4-lib.%d", dir, (int)getpid());
 	hot.len = o.size;
-	if (lab_create_file_on_node(path, hot.len, LAB_SLOW_NODE)) {
+	if (lab_create_file_on_node(path, hot.len, o.node)) {
 		lab_error(o.scenario, "alloc");
 		return 1;
 	}
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 		lab_error(o.scenario, "alloc");
 		return 1;
 	}
-	if (lab_check_placement(o.scenario, &probe, LAB_SLOW_NODE))
+	if (lab_check_placement(o.scenario, &probe, o.node))
 		return 1;
 
 	if (lab_run_begin(&run, &o, "shared-exec", &probe, children + 1,

@@ -57,9 +57,12 @@ static const char usage[] =
 	"  -P SECS      longest top-tier phase (default 30)\n"
 	"  -q SEQS      leave the top tier after this many scan sequences\n"
 	"               (mm->numa_scan_seq; default 3)\n"
+	"  -R MODE      kernel.numa_balancing of the top-tier phase (default:\n"
+	"               -m); 2 gives the VMAs no fault there, in any mode\n"
 	"  -L           print the limits of -n and -T and exit:\n"
 	"               max_vmas=N max_threads=N\n"
-	"Defaults: -s 5 -m 2 -t 60 -k scan_size_mb=16; -M is not used.\n";
+	"The hot VMAs start the top-tier phase on node " XSTR(LAB_TOP_NODE) "\n"
+	"and the measured run on -N.  Defaults: -s 5 -m 2 -t 60 -k scan_size_mb=16; -M is not used.\n";
 
 static unsigned long nr_vmas = 4096;
 static unsigned long vma_kib = 64;
@@ -67,6 +70,7 @@ static unsigned long nr_threads = 16;
 static unsigned long eater_mib = 512;
 static unsigned long top_max_secs = 30;
 static unsigned long top_seqs = 3;
+static int top_mode = -1;	/* -R, or -1: -m */
 
 static struct lab_region *hot;
 static struct lab_region eater;
@@ -92,6 +96,8 @@ static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
 
 static int parse_opt(int opt, const char *arg)
 {
+	unsigned long val;
+
 	switch (opt) {
 	case 'n':
 		return lab_parse_ulong(arg, 1, MAX_VMAS, &nr_vmas);
@@ -105,6 +111,11 @@ static int parse_opt(int opt, const char *arg)
 		return lab_parse_ulong(arg, 0, 600, &top_max_secs);
 	case 'q':
 		return lab_parse_ulong(arg, 0, 1000, &top_seqs);
+	case 'R':
+		if (lab_parse_ulong(arg, 0, 3, &val))
+			return -1;
+		top_mode = val;
+		return 0;
 	case 'L':
 		/* Before any set-up: it runs on the host too. */
 		printf("max_vmas=%d max_threads=%d\n", MAX_VMAS, MAX_THREADS);
@@ -208,7 +219,7 @@ int main(int argc, char **argv)
 
 	lab_opts_init(&o, "5", 2, 60, 0);
 	lab_opts_add_knob(&o, "scan_size_mb=16");
-	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:L", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:R:L", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
 
@@ -244,8 +255,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (lab_start_balancing(&o))
+	if (lab_set_mode(top_mode < 0 ? o.mode : top_mode)) {
+		lab_error(o.scenario, "mode");
 		return 1;
+	}
 	top_tier_phase(lab_numa_scan_seq(getpid()));
 
 	/* Demote with balancing off: nothing may move back before t=0. */
@@ -253,8 +266,9 @@ int main(int argc, char **argv)
 		lab_error(o.scenario, "mode");
 		return 1;
 	}
-	left = populate_and_demote(LAB_SLOW_NODE);
-	note("eater populated, hot VMAs demoted, %ld pages left behind", left);
+	left = populate_and_demote(o.node);
+	note("eater populated, hot VMAs moved to node %d, %ld pages left behind",
+	     o.node, left);
 	if (left < 0 || left > (long)nr_pages / 20) {
 		lab_warn("%ld of %lu pages not demoted", left, nr_pages);
 		lab_error(o.scenario, "demotion-failed");
