@@ -28,12 +28,15 @@ col("kernel") == b || col("kernel") == s {
 	k = col("kernel"); c = col("scenario")
 	if (!(c in seen)) { order[++n] = c; seen[c] = 1 }
 	name[c] = col("name"); mode[c] = col("mode")
-	top[k, c] = col("top_pct") "%"; reach[k, c] = t90_secs(col("t90"), "-")
+	top[k, c] = col("local_pct") "%"; reach[k, c] = t90_secs(col("t90"), "-")
 }
 END {
-	printf "Two-tier QEMU guest (node 1 CPU-less, lower tier via ACPI HMAT),\n"
+	printf "QEMU guest with two DRAM nodes (a CPU each) and a CPU-less lower\n"
+	printf "tier (node 2, via ACPI HMAT),\n"
 	printf "%s vs %s, one make %s run%s.\n", b, s, target, (made == "" ? "" : " (" made ")")
-	printf "Per kernel: top-tier share of the hot set at the end of the run;\n"
+	printf "Per kernel: share of the hot set at the end of the run on the node\n"
+	printf "of its CPU where the scenario pins it to one (-c), else on the top\n"
+	printf "tier;\n"
 	printf "t90: seconds to 90 %%, the first of the once-a-second samples at\n"
 	printf "or above it, rounded up (-: not within the run); run: its seconds;\n"
 	printf "PTE updates in the run (the same time on both kernels; 6.0-6.4 the\n"

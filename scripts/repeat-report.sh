@@ -47,8 +47,8 @@ that passed, and the verdict is *pass* when every run passed, *median*
 when more than half did, *fail* otherwise.  t90 in whole seconds,
 rounded up, *never*: not within the run.
 
-| kernel | scenario | name | mode | run s | top % | t90 s | PTE updates | hint faults | runs | verdict |
-|---|---|---|---|---:|---:|---:|---:|---:|---:|---|
+| kernel | scenario | name | mode | run s | top % | local % | t90 s | PTE updates | hint faults | runs | verdict |
+|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|
 EOT
 	tsv_awk '
 	function cell(k, s, c) { return m[k, s, c] " [" lo[k, s, c] "-" hi[k, s, c] "]" }
@@ -61,8 +61,8 @@ EOT
 		k = col("kernel"); s = col("scenario")
 		t90 = t90_secs(m[k, s, "t90"], "never") " [" t90_secs(lo[k, s, "t90"], "never") "-" \
 			t90_secs(hi[k, s, "t90"], "never") "]"
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | %s |\n", k, s, col("name"), col("mode"), \
-			cell(k, s, "secs"), cell(k, s, "top_pct"), t90, cell(k, s, "pte_updates"), cell(k, s, "hint_faults"), \
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | %s |\n", k, s, col("name"), col("mode"), \
+			cell(k, s, "secs"), cell(k, s, "top_pct"), cell(k, s, "local_pct"), t90, cell(k, s, "pte_updates"), cell(k, s, "hint_faults"), \
 			col("passes"), col("runs"), col("verdict")
 	}' -f "$here/t90.awk" -v ranges="$dir/ranges.tsv" "$dir/ranges.tsv" "$dir/summary.tsv"
 } >"$dir/report.md"

@@ -36,7 +36,9 @@ Columns (`summary.tsv` has them all, by name; `ends.tsv` the raw counts):
 - *mode*: `kernel.numa_balancing` (1 placement, 2 tiering, 3 both);
 - *run s*: the scenario's measured seconds;
 - *top %*: the share of the hot set on the top tier at the end of the run;
-- *t90 s*: the first sample at or above 90 %; the guest samples once a
+- *local %*: its share on the nodes of the CPUs the workload runs on (the
+  top tier, unless the scenario pins it to one CPU: `-c`);
+- *t90 s*: the first sample with *local %* at or above 90 %; the guest samples once a
   second, so this is whole seconds, rounded up, and one second apart is
   one sample apart; *never*: not within the run;
 - *PTE upd/s*, *hint flt/s*: NUMA PTE updates and hinting faults over the run;
@@ -44,17 +46,17 @@ Columns (`summary.tsv` has them all, by name; `ends.tsv` the raw counts):
 
 EOT
 	tsv_awk 'BEGIN {
-		print "| kernel | scenario | name | mode | run s | top % | t90 s | PTE upd/s | hint flt/s | skipped bytes | verdict |"
-		print "|---|---|---|---|---:|---:|---:|---:|---:|---|---|"
+		print "| kernel | scenario | name | mode | run s | top % | local % | t90 s | PTE upd/s | hint flt/s | skipped bytes | verdict |"
+		print "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|"
 	}
 	FILENAME == ends { secs[col("kernel"), col("scenario")] = col("secs"); next }
 	{
 		t90 = t90_secs(col("t90"), "never")
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", col("kernel"), col("scenario"), col("name"), col("mode"), \
-			secs[col("kernel"), col("scenario")], col("top_pct"), t90, col("pte_updates_per_s"), col("hint_faults_per_s"), \
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", col("kernel"), col("scenario"), col("name"), col("mode"), \
+			secs[col("kernel"), col("scenario")], col("top_pct"), col("local_pct"), t90, col("pte_updates_per_s"), col("hint_faults_per_s"), \
 			col("skipped_bytes"), col("verdict"), (col("verdict") == "fail" ? ": " col("failed") : "")
 	}' -f "$here/t90.awk" -v ends="$dir/ends.tsv" "$dir/ends.tsv" "$dir/summary.tsv"
-	printf '\n![top-tier share over time](top-tier.png)\n'
+	printf '\n![local share over time](top-tier.png)\n'
 } >"$dir/report.md"
 
 # One panel per scenario, one line per kernel.
@@ -62,7 +64,7 @@ if command -v gnuplot >/dev/null 2>&1 && [ -s "$dir/samples.tsv" ]; then
 	pdir=$dir/plot-data
 	rm -rf "$pdir"
 	mkdir -p "$pdir"
-	tsv_awk 'BEGIN { OFS = " " } { f = d "/" col("scenario") "@" col("kernel") ".dat"; print col("t"), col("top_pct") > f }' \
+	tsv_awk 'BEGIN { OFS = " " } { f = d "/" col("scenario") "@" col("kernel") ".dat"; print col("t"), col("local_pct") > f }' \
 		-v d="$pdir" "$dir/samples.tsv"
 	scenarios=$(find "$pdir" -name '*.dat' | sed 's#.*/##; s/@.*//' | sort -u -n)
 	# One panel per scenario, titled with its name from summary.tsv.
@@ -72,11 +74,11 @@ if command -v gnuplot >/dev/null 2>&1 && [ -s "$dir/samples.tsv" ]; then
 			for (i = 1; i <= n; i++)
 				printf "%s\tscenario %s %s\n", l[i], l[i], name[l[i]]
 		}' -v list="$(printf '%s ' $scenarios)" "$dir/summary.tsv" |
-		"$here/share-panels.sh" "$dir/top-tier.png" "Top-tier share of the hot set over time" 4 360 "$pdir"
+		"$here/share-panels.sh" "$dir/top-tier.png" "Share of the hot set on its CPUs' nodes (the top tier unless pinned) over time" 4 360 "$pdir"
 fi
 
 # The terminal table: what a reader scans first; the rest is in the files.
-tsv_awk 'BEGIN { n = split("kernel scenario name mode top_pct t90 pte_updates_per_s hint_faults_per_s skipped_bytes verdict", c, " ") }
+tsv_awk 'BEGIN { n = split("kernel scenario name mode top_pct local_pct t90 pte_updates_per_s hint_faults_per_s skipped_bytes verdict", c, " ") }
 !hdr++ {
 	for (i = 1; i <= n; i++)
 		printf "%s%s", c[i], (i < n ? "\t" : "\n")

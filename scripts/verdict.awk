@@ -22,8 +22,10 @@
 #          that text in its "todo" column (check.sh reports a TAP TODO).
 # Metrics: the columns of ENDS, COLUMN_per_s (COLUMN / secs), skip:REASON
 # (bytes of distinct VMAs of the scenario's processes skipped for REASON)
-# and reach:PCT (seconds until the sampled top-tier share first reached
-# PCT %, or 1e9 if never).  The base of a row is the row of the same
+# and reach:PCT (seconds until the sampled local share, local_pct, first
+# reached PCT %, or 1e9 if never).  local_pct is the share of the hot set
+# on the nodes of the CPUs the workload runs on (lab.h): the top tier
+# unless the scenario pins it to one CPU.  The base of a row is the row of the same
 # scenario on the kernel's base_kernel.
 
 function num(x) { return (x == "NA" || x == "") ? "NA" : x + 0 }
@@ -191,7 +193,7 @@ role[FILENAME] == "skips" {
 
 role[FILENAME] == "samples" {
 	# The first time each threshold is reached.
-	k = col("kernel"); s = col("scenario"); t = col("t") + 0; top = col("top_pct") + 0
+	k = col("kernel"); s = col("scenario"); t = col("t") + 0; top = col("local_pct") + 0
 	for (p = 50; p <= 100; p += 5)
 		if (top >= p && !((k SUBSEP s SUBSEP p) in reach))
 			reach[k, s, p] = t
@@ -211,7 +213,7 @@ END {
 		if (!is_number(rval[i]) && !(rval[i] in endcol))
 			error(where(i) "value \"" rval[i] "\" is neither a number nor a column of " ARGV[ARGC - 3])
 	}
-	print "kernel", "kind", "scenario", "name", "mode", "top_pct", "t90", "pte_updates_per_s", "hint_faults_per_s", "pgpromote_success", "skipped_bytes", "checks", "failed", "verdict", "todo"
+	print "kernel", "kind", "scenario", "name", "mode", "top_pct", "local_pct", "t90", "pte_updates_per_s", "hint_faults_per_s", "pgpromote_success", "skipped_bytes", "checks", "failed", "verdict", "todo"
 	for (r = 1; r <= rows; r++) {
 		split(order[r], a, SUBSEP)
 		k = a[1]; s = a[2]
@@ -237,7 +239,7 @@ END {
 			if (b[1] == k && b[2] == s)
 				sk = sk (sk == "" ? "" : ";") b[3] "=" skip[skiporder[j]]
 		}
-		print k, kkind[k], s, val[k, s, "name"], val[k, s, "mode"], val[k, s, "top_pct"], val[k, s, "t90"], \
+		print k, kkind[k], s, val[k, s, "name"], val[k, s, "mode"], val[k, s, "top_pct"], val[k, s, "local_pct"], val[k, s, "t90"], \
 			metric(k, s, "pte_updates_per_s"), metric(k, s, "hint_faults_per_s"), \
 			val[k, s, "pgpromote_success"], (sk == "" ? "-" : sk), (checks == "" ? "-" : checks), \
 			(checks == "" ? "no expectation for this scenario" : failed == "" ? "-" : failed), (checks == "" || failed != "" ? "fail" : "pass"), \
