@@ -49,14 +49,14 @@ verdicts() {
 	[ -s "$1" ] || { t "lab results exist ($1)" false; return; }
 	tab=$(printf '\t')
 	tsv_awk '{ print col("kernel"), col("scenario"), col("name"), col("mode"), col("checks"),
-		col("top_pct"), col("t90"), col("pte_updates_per_s"), col("hint_faults_per_s"),
+		col("local_pct"), col("t90"), col("pte_updates_per_s"), col("hint_faults_per_s"),
 		col("skipped_bytes"), col("failed"), col("verdict"), col("todo") }' "$1" >"$logs/verdicts.tsv" ||
 		{ t "lab results readable ($1)" false; return; }
-	while IFS=$tab read -r k s name mode checks top_pct t90 pte flt skipped fails verdict todo; do
+	while IFS=$tab read -r k s name mode checks local_pct t90 pte flt skipped fails verdict todo; do
 		[ "$todo" = - ] && todo=
 		t "lab: $k scenario $s ($name, mode $mode): $checks" \
-			sh -c 'printf "top_pct=%s t90=%s pte/s=%s faults/s=%s skipped=%s\nfailed: %s\n" "$1" "$2" "$3" "$4" "$5" "$6"; [ "$7" = pass ]' \
-			- "$top_pct" "$t90" "$pte" "$flt" "$skipped" "$fails" "$verdict"
+			sh -c 'printf "local_pct=%s t90=%s pte/s=%s faults/s=%s skipped=%s\nfailed: %s\n" "$1" "$2" "$3" "$4" "$5" "$6"; [ "$7" = pass ]' \
+			- "$local_pct" "$t90" "$pte" "$flt" "$skipped" "$fails" "$verdict"
 	done <"$logs/verdicts.tsv"
 	todo=
 }
@@ -147,15 +147,15 @@ t "DAMON table: a cost below the floor run is not shown as a negative number" da
 # ranges (a t90 never reached sorts last) and the verdicts over the runs.
 repeat_made_up() {
 	d=$(mktemp -d)
-	# run t90s, top_pcts and verdicts, scenario by scenario.
+	# run t90s, top-tier (= local) shares and verdicts, scenario by scenario.
 	for r in 1 2 3; do
 		mkdir "$d/run-$r"
 		printf 'kernel\tkind\tbase_kernel\tpatches\nk\tseries\tb\t8\n' >"$d/run-$r/kernels.tsv"
-		printf 'kernel\tkind\tscenario\tname\tmode\tsecs\ttop_pct\tt90\tpte_updates\thint_faults\n' >"$d/run-$r/ends.tsv"
+		printf 'kernel\tkind\tscenario\tname\tmode\tsecs\ttop_pct\tlocal_pct\tt90\tpte_updates\thint_faults\n' >"$d/run-$r/ends.tsv"
 		printf 'kernel\tkind\tscenario\tname\tmode\ttop_pct\tt90\tfailed\tverdict\n' >"$d/run-$r/summary.tsv"
 	done
 	row() { # RUN SCENARIO TOP_PCT T90 PTE VERDICT
-		printf 'k\tseries\t%s\tx\t2\t20.0\t%s\t%s\t%s\t0\n' "$2" "$3" "$4" "$5" >>"$d/run-$1/ends.tsv"
+		printf 'k\tseries\t%s\tx\t2\t20.0\t%s\t%s\t%s\t%s\t0\n' "$2" "$3" "$3" "$4" "$5" >>"$d/run-$1/ends.tsv"
 		printf 'k\tseries\t%s\tx\t2\t%s\t%s\t%s\t%s\n' "$2" "$3" "$4" \
 			"$([ "$6" = pass ] && echo - || echo 'top_pct ge 90')" "$6" >>"$d/run-$1/summary.tsv"
 	}
@@ -172,7 +172,7 @@ repeat_made_up() {
 			END { exit !(v[0] == "pass 3/3" && v[1] == "median 2/3" && v[2] == "fail 1/3") }' "$d/summary.tsv" &&
 		tsv_awk 'col("scenario") == 0 && col("column") == "t90" { f = col("min") " " col("max") } END { exit f != "2.0 -1" }' \
 			"$d/ranges.tsv" &&
-		grep -q '| k | 0 | x | 2 | 20.0 \[20.0-20.0\] | 98.0 \[96.0-100.0\] | 4 \[2-never\] | 20 \[10-30\] |' "$d/report.md"
+		grep -q '| k | 0 | x | 2 | 20.0 \[20.0-20.0\] | 98.0 \[96.0-100.0\] | 98.0 \[96.0-100.0\] | 4 \[2-never\] | 20 \[10-30\] |' "$d/report.md"
 	rc=$?
 	rm -rf "$d"
 	return $rc
@@ -240,6 +240,70 @@ negative_control() {
 t "lab run completes: $mainline_base $mainline" lab_run "$LAB_CACHE/check-results" "$mainline_base" "$mainline"
 verdicts "$LAB_CACHE/check-results/latest/summary.tsv"
 negative_control "$LAB_CACHE/check-results/latest" "$mainline_base"
+# moved_as_shared RESULTS: the rules that say memory was never moved (a
+# local_pct le rule: the east-west scenarios N.1, N.2, ...) can fail.  The
+# measurements of their group's control N.0 (private memory, which moves),
+# judged as if they were the scenario's, must fail on every kernel.
+moved_as_shared() {
+	ids=$(tsv_awk '
+		FILENAME ~ /scenarios.tsv$/ { if (col("run") == "lab") ids[++nid] = col("id"); next }
+		col("metric") == "local_pct" && col("op") == "le" {
+			for (i = 1; i <= nid; i++)
+				if (ids[i] ~ ("^(" col("scenario") ")$") && ids[i] ~ /\.[1-9]/)
+					never[ids[i]] = 1
+		}
+		END { for (i = 1; i <= nid; i++) if (ids[i] in never) printf "%s ", ids[i] }' \
+		"$top/lab/scenarios.tsv" "$top/lab/expect.tsv")
+	[ -n "$ids" ] || { echo "no never-moved rule in lab/expect.tsv"; return 1; }
+	d=$(mktemp -d)
+	for f in ends skips samples; do
+		# Each row as it is and, for a control's row, once more
+		# relabelled as each scenario of its group in the list.
+		tsv_awk '!hdr++ { print tsv_header(); sc = _tsv_col[_tsv_file, "scenario"] }
+			{ print }
+			{
+				n = split(list, l, " ")
+				for (i = 1; i <= n; i++) {
+					ctl = l[i]
+					sub(/\.[0-9]+$/, ".0", ctl)
+					if ($sc "" == ctl) {
+						$sc = l[i]
+						print
+						$sc = ctl
+					}
+				}
+			}' -v list="$ids" "$1/$f.tsv" >"$d/$f.tsv"
+	done
+	awk -f "$here/tsv.awk" -f "$here/verdict.awk" "$1/kernels.tsv" "$top/lab/scenarios.tsv" "$top/lab/expect.tsv" \
+		"$d/ends.tsv" "$d/skips.tsv" "$d/samples.tsv" >"$d/summary.tsv" || { rm -rf "$d"; return 1; }
+	# Every kernel of the run, every such scenario: fails.
+	tsv_awk 'FILENAME ~ /kernels.tsv$/ { k[col("kernel")] = 1; next }
+		{
+			n = split(list, l, " ")
+			for (i = 1; i <= n; i++) {
+				if (col("scenario") "" != l[i])
+					continue
+				print col("kernel"), l[i], "as judged from its control'"'"'s rows:", col("verdict"), col("failed")
+				seen[col("kernel"), l[i]] = 1
+				if (col("verdict") != "fail")
+					bad = 1
+			}
+		}
+		END {
+			for (kk in k)
+				for (i = 1; i <= n; i++)
+					if (!((kk SUBSEP l[i]) in seen)) {
+						print kk, l[i], "not judged"
+						bad = 1
+					}
+			exit bad
+		}' -v list="$ids" "$1/kernels.tsv" "$d/summary.tsv"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+t "east-west rules can fail: each control'"'"'s moved memory, judged as the never-moved scenario, fails" \
+	moved_as_shared "$LAB_CACHE/check-results/latest"
 # The report says how it was made and what its columns are, and gives
 # t90 at the resolution of the samples (whole seconds).
 report_describes() {

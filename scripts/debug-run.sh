@@ -3,7 +3,7 @@
 # debug-run.sh [--config NAME [--fields FIELDS]] KERNEL RESULTS [KERNEL_ARGS...]:
 # build lab kernel KERNEL (scripts/kernels.tsv) with kconfig/NAME.config
 # (default debug: DEBUG_VM, lockdep, KASAN; kcsan: KCSAN, lockdep) on top
-# of lab.config, boot it in the two-tier guest's debug run
+# of lab.config, boot it in the lab guest's debug run
 # (lab.run=debug: the debug rows of lab/scenarios.tsv, the concurrent
 # stress among them, under numa_balancing=2, then =3), write its console
 # to RESULTS/KERNEL.console (RESULTS/kernels.tsv, uname.tsv: run-lib.sh)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # lab-run.sh RESULTS KERNEL...: build the guest and the named kernels
-# (scripts/kernels.tsv), run the scenarios on each in the two-tier guest,
+# (scripts/kernels.tsv), run the scenarios on each in the lab guest,
 # and write the report into RESULTS/<date>, pointed to by RESULTS/latest.
 # $SCENARIOS selects scenarios of lab/scenarios.tsv (space or comma
 # separated; "6" is 6.0-6.5, "6.5" only 6.5; empty: all).

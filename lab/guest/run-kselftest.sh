@@ -25,7 +25,7 @@
 # it, and any process a test left behind is killed, so a test that times
 # out cannot disturb the next.  Per-test setup (setup_test below):
 # mremap_test maps 2 GiB regions that the default heuristic overcommit
-# refuses in a 2 GiB guest without swap, so it runs with
+# may refuse in the lab guest (3 GiB, no swap), so it runs with
 # vm.overcommit_memory=1 (it only touches the first 4 MiB).
 # Kernel arguments: ksft_only=NAME[,NAME...] runs only those tests.
 
