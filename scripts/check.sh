@@ -204,28 +204,29 @@ lab_run() {
 # negative_control RESULTS BASE: the base's own measurements, judged by
 # the rules for the series, must fail in every scenario lab/expect.tsv
 # holds stuck on the base (a top_pct le rule for the base alone), and may
-# fail only in those and in the ones
-# the series must promote where the base is not held to a share (how
-# much it brings back there is timing).
+# fail only in those and in the ones the series is held to a rule of its
+# own that is not a comparison with the base (how much the series brings
+# back where the base is not held to a share is timing; what it no
+# longer skips, the base does).
 negative_control() {
 	fixes=$(tsv_awk '
 		FILENAME ~ /scenarios.tsv$/ { if (col("run") == "lab") ids[++nid] = col("id"); next }
 		{
 			k = "," col("kind") ","
 			for (i = 1; i <= nid; i++) {
-				if (ids[i] !~ ("^(" col("scenario") ")$") || col("metric") != "top_pct")
+				if (ids[i] !~ ("^(" col("scenario") ")$"))
 					continue
-				if (k ~ /,base,/ && col("op") == "le")
+				if (k ~ /,base,/ && col("metric") == "top_pct" && col("op") == "le")
 					stuck[ids[i]] = 1
-				if (k ~ /,series[:,]/ && col("op") == "ge")
-					promotes[ids[i]] = 1
+				if (k ~ /,series[:,]/ && col("op") !~ /base/)
+					series_only[ids[i]] = 1
 			}
 		}
 		END {
 			for (i = 1; i <= nid; i++)
 				if (ids[i] in stuck)
 					fixed = fixed (fixed == "" ? "" : " ") ids[i]
-				else if (ids[i] in promotes)
+				else if (ids[i] in series_only)
 					may = may (may == "" ? "" : " ") ids[i]
 			print fixed "|" may
 		}' "$top/lab/scenarios.tsv" "$top/lab/expect.tsv")
@@ -257,12 +258,15 @@ moved_as_shared() {
 	[ -n "$ids" ] || { echo "no never-moved rule in lab/expect.tsv"; return 1; }
 	d=$(mktemp -d)
 	for f in ends skips samples; do
-		# Each row as it is and, for a control's row, once more
-		# relabelled as each scenario of its group in the list.
+		# The listed scenarios' own rows replaced by their control's,
+		# relabelled.
 		tsv_awk '!hdr++ { print tsv_header(); sc = _tsv_col[_tsv_file, "scenario"] }
-			{ print }
 			{
 				n = split(list, l, " ")
+				for (i = 1; i <= n; i++)
+					if ($sc "" == l[i])
+						next
+				print
 				for (i = 1; i <= n; i++) {
 					ctl = l[i]
 					sub(/\.[0-9]+$/, ".0", ctl)
