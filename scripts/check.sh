@@ -287,7 +287,7 @@ moved_as_shared() {
 			for (i = 1; i <= n; i++) {
 				if (col("scenario") "" != l[i])
 					continue
-				print col("kernel"), l[i], "as judged from its control'"'"'s rows:", col("verdict"), col("failed")
+				print col("kernel"), l[i], "as judged from the rows of its control:", col("verdict"), col("failed")
 				seen[col("kernel"), l[i]] = 1
 				if (col("verdict") != "fail")
 					bad = 1
@@ -306,7 +306,7 @@ moved_as_shared() {
 	rm -rf "$d"
 	return $rc
 }
-t "east-west rules can fail: each control'"'"'s moved memory, judged as the never-moved scenario, fails" \
+t "east-west rules can fail: the moved memory of each control, judged as the never-moved scenario, fails" \
 	moved_as_shared "$LAB_CACHE/check-results/latest"
 # The report says how it was made and what its columns are, and gives
 # t90 at the resolution of the samples (whole seconds).
