@@ -326,7 +326,7 @@ t "lab report: how it was made, its columns, t90 in whole seconds" report_descri
 cover_table() {
 	out=$("$here/cover-results.sh" "$1/summary.tsv" "$2" "$3") || return 1
 	printf '%s\n' "$out"
-	printf '%s\n' "$out" | grep -q 'one make check run (repository commit [0-9a-f]' &&
+	printf '%s\n' "$out" | grep -q 'make check (repository commit [0-9a-f]' &&
 		printf '%s\n' "$out" | awk '/^  scn / { hdr = 1; next }
 			hdr && NF { n++; if ($6 !~ /^([0-9]+|-)$/ || $7 !~ /^[0-9]+$/ || $11 !~ /^([0-9]+|-)$/ || $12 !~ /^[0-9]+$/) bad = 1 }
 			END { exit bad || !n }'

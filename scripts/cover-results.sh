@@ -28,8 +28,9 @@ function span(k, c, column, t) {
 	if (!((k SUBSEP c SUBSEP column) in lo))
 		return "-"
 	if (t)
-		return "[" t90_secs(lo[k, c, column], "-") "-" t90_secs(hi[k, c, column], "-") "]"
-	return "[" lo[k, c, column] "-" hi[k, c, column] "]"
+		return lo[k, c, column] == hi[k, c, column] ? "[" t90_secs(lo[k, c, column], "never") "]" : \
+			"[" t90_secs(lo[k, c, column], "-") "-" t90_secs(hi[k, c, column], "never") "]"
+	return lo[k, c, column] == hi[k, c, column] ? "[" lo[k, c, column] "]" : "[" lo[k, c, column] "-" hi[k, c, column] "]"
 }
 FILENAME == ranges {
 	lo[col("kernel"), col("scenario"), col("column")] = col("min")
@@ -51,7 +52,7 @@ col("kernel") == b || col("kernel") == s {
 END {
 	printf "QEMU guest with two DRAM nodes (a CPU each) and a CPU-less lower\n"
 	printf "tier (node 2, via ACPI HMAT),\n"
-	printf "%s vs %s, one make %s run%s.\n", b, s, target, (made == "" ? "" : " (" made ")")
+	printf "%s vs %s, make %s%s.\n", b, s, target, (made == "" ? "" : " (" made ")")
 	printf "Per kernel: share of the hot set at the end of the run on the node\n"
 	printf "of its CPU where the scenario pins it to one (-c), else on the top\n"
 	printf "tier;\n"
