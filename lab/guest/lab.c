@@ -711,6 +711,7 @@ void lab_parse_args(struct lab_opts *o, int argc, char **argv,
 
 int lab_pin(const struct lab_opts *o)
 {
+	unsigned long old_nodes, new_nodes;
 	cpu_set_t set;
 
 	if (o->cpu < 0)
@@ -722,6 +723,17 @@ int lab_pin(const struct lab_opts *o)
 		lab_error(o->scenario, "pin");
 		return -1;
 	}
+	/*
+	 * What the program allocated before (its stack, its heap) may lie
+	 * on the other DRAM node: placement would move it during the run
+	 * and count its PTE updates with the workload's.  Move it now.
+	 */
+	old_nodes = (1UL << LAB_NR_NODES) - 1;
+	new_nodes = 1UL << LAB_CPU_NODE(o->cpu);
+	if (syscall(SYS_migrate_pages, 0, 8 * sizeof(old_nodes), &old_nodes,
+		    &new_nodes) < 0)
+		lab_warn("migrate_pages to node %d: %s", LAB_CPU_NODE(o->cpu),
+			 strerror(errno));
 	return 0;
 }
 
