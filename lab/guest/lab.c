@@ -442,21 +442,6 @@ int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,
 	return 0;
 }
 
-double lab_probe_node_pct(struct lab_probe *probe, int node)
-{
-	unsigned long i, on_node = 0;
-
-	/* A NULL node list makes move_pages() report each page's node. */
-	if (lab_move_pages(0, probe->nr, probe->pages, NULL, probe->status,
-			   0) < 0) {
-		lab_warn("move_pages query: %s", strerror(errno));
-		return -1;
-	}
-	for (i = 0; i < probe->nr; i++)
-		on_node += probe->status[i] == node;
-	return 100.0 * on_node / probe->nr;
-}
-
 int lab_probe_nodes_pct(struct lab_probe *probe, double pct[LAB_NR_NODES])
 {
 	unsigned long i, on_node[LAB_NR_NODES] = { 0 };
@@ -464,6 +449,7 @@ int lab_probe_nodes_pct(struct lab_probe *probe, double pct[LAB_NR_NODES])
 
 	for (n = 0; n < LAB_NR_NODES; n++)
 		pct[n] = -1;
+	/* A NULL node list makes move_pages() report each page's node. */
 	if (lab_move_pages(0, probe->nr, probe->pages, NULL, probe->status,
 			   0) < 0) {
 		lab_warn("move_pages query: %s", strerror(errno));
@@ -475,6 +461,15 @@ int lab_probe_nodes_pct(struct lab_probe *probe, double pct[LAB_NR_NODES])
 	for (n = 0; n < LAB_NR_NODES; n++)
 		pct[n] = 100.0 * on_node[n] / probe->nr;
 	return 0;
+}
+
+double lab_probe_node_pct(struct lab_probe *probe, int node)
+{
+	double pct[LAB_NR_NODES];
+
+	if (lab_probe_nodes_pct(probe, pct))
+		return -1;
+	return node >= 0 && node < LAB_NR_NODES ? pct[node] : 0;
 }
 
 int lab_check_placement(const char *scenario, struct lab_probe *probe,
@@ -640,7 +635,7 @@ int lab_opts_parse(struct lab_opts *o, int opt, const char *arg)
 			return -1;
 		return 1;
 	case 'c':
-		if (lab_parse_ulong(arg, 0, LAB_NR_NODES - 2, &val))
+		if (lab_parse_ulong(arg, 0, LAB_NR_CPUS - 1, &val))
 			return -1;
 		o->cpu = val;
 		return 1;
@@ -709,7 +704,12 @@ void lab_parse_args(struct lab_opts *o, int argc, char **argv,
 		usage_exit(usage, 2);
 }
 
-int lab_pin(const struct lab_opts *o)
+/*
+ * Pin the calling task to the CPU of -c, if given; the processes and
+ * threads it creates afterwards inherit that.  Emits an error line on
+ * failure.
+ */
+static int lab_pin(const struct lab_opts *o)
 {
 	unsigned long old_nodes, new_nodes;
 	cpu_set_t set;
@@ -822,7 +822,7 @@ static int run_local_nodes(struct lab_run *run)
 		lab_warn("sched_getaffinity: %s", strerror(errno));
 		return -1;
 	}
-	for (cpu = 0; cpu < LAB_NR_NODES - 1; cpu++)
+	for (cpu = 0; cpu < LAB_NR_CPUS; cpu++)
 		if (CPU_ISSET(cpu, &set))
 			run->local[LAB_CPU_NODE(cpu)] = true;
 	return 0;

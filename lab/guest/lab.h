@@ -22,6 +22,7 @@
 #define LAB_TOP_NODE	0	/* DRAM, top tier: where set-ups put "top" */
 #define LAB_SLOW_NODE	2	/* CPU-less, lower tier */
 /* The node of CPU @cpu: nodes 0 and 1 each have one CPU of their own. */
+#define LAB_NR_CPUS	2
 #define LAB_CPU_NODE(cpu)	(cpu)
 
 #define LAB_PAGE_SIZE	4096UL
@@ -230,18 +231,13 @@ void lab_parse_args(struct lab_opts *o, int argc, char **argv,
 		    const char *usage, const char *extra,
 		    int (*parse_extra)(int opt, const char *arg));
 /*
- * Set the fast scan knobs and the queued knobs, and turn NUMA balancing
- * off: the set-up (a task bound to a node, pages faulted) must not be
- * scanned, or its VMAs show up as "unsuitable" and its PTE updates in the
- * counters.  Emits an error line on failure.
+ * Pin the task to the CPU of -c, if given (what it allocated so far
+ * moves to that CPU's node), set the fast scan knobs and the queued
+ * knobs, and turn NUMA balancing off: the set-up (a task bound to a node,
+ * pages faulted) must not be scanned, or its VMAs show up as "unsuitable"
+ * and its PTE updates in the counters.  Emits an error line on failure.
  */
 int lab_opts_apply(const struct lab_opts *o);
-/*
- * Pin the calling task to the CPU of -c, if given; the processes and
- * threads it creates afterwards inherit that.  Emits an error line on
- * failure.  lab_opts_apply() does it.
- */
-int lab_pin(const struct lab_opts *o);
 /* Switch NUMA balancing to the mode of -m; emits an error line on failure. */
 int lab_start_balancing(const struct lab_opts *o);
 
