@@ -38,9 +38,9 @@ Columns (`summary.tsv` has them all, by name; `ends.tsv` the raw counts):
 - *top %*: the share of the hot set on the top tier at the end of the run;
 - *local %*: its share on the nodes of the CPUs the workload runs on (the
   top tier, unless the scenario pins it to one CPU: `-c`);
-- *t90 s*: the first sample with *local %* at or above 90 %; the guest samples once a
-  second, so this is whole seconds, rounded up, and one second apart is
-  one sample apart; *never*: not within the run;
+- *t90 s*: the first sample with *local %* at or above 90 %; the guest
+  samples once a second, so this is whole seconds, rounded up, and one
+  second apart is one sample apart; *never*: not within the run;
 - *PTE upd/s*, *hint flt/s*: NUMA PTE updates and hinting faults over the run;
 - *skipped bytes*: bytes of VMAs `sched_skip_vma_numa` skipped, per reason.
 

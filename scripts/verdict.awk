@@ -25,8 +25,8 @@
 # and reach:PCT (seconds until the sampled local share, local_pct, first
 # reached PCT %, or 1e9 if never).  local_pct is the share of the hot set
 # on the nodes of the CPUs the workload runs on (lab.h): the top tier
-# unless the scenario pins it to one CPU.  The base of a row is the row of the same
-# scenario on the kernel's base_kernel.
+# unless the scenario pins it to one CPU.  The base of a row is the row of
+# the same scenario on the kernel's base_kernel.
 
 function num(x) { return (x == "NA" || x == "") ? "NA" : x + 0 }
 

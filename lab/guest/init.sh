@@ -5,8 +5,8 @@
 #
 # /init of the NUMA-tiering lab guest (busybox sh, PID 1), packed by
 # scripts/mkinitramfs.sh.  Mounts, checks that nodes 0 and 1 are the top
-# memory tier and node 2 a lower one (the "@@ boot" line), runs what lab.run= names and
-# powers off:
+# memory tier and node 2 a lower one (the "@@ boot" line), runs what
+# lab.run= names and powers off:
 #   lab        the scenarios of /lab/scenarios.tsv named by lab.scenarios=
 #   debug      under a debug kernel: the table's debug rows briefly, in
 #              numa_balancing 2 and then 3, for the host to look for kernel
@@ -108,8 +108,8 @@ node_tier() {
 	echo -1
 }
 
-# Every run needs the two DRAM nodes in one tier and node 2 below.  The lab run's verdicts on PTE
-# updates and hinting faults also read the counters of /proc/vmstat: a
+# Every run needs the two DRAM nodes in one tier and node 2 below.  The
+# lab run's verdicts on PTE updates and hinting faults also read the counters of /proc/vmstat: a
 # kernel without them (CONFIG_VM_EVENT_COUNTERS=n) would report zeros that
 # pass "no more faults than the base".
 check_guest() {

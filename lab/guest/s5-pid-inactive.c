@@ -62,7 +62,8 @@ static const char usage[] =
 	"  -L           print the limits of -n and -T and exit:\n"
 	"               max_vmas=N max_threads=N\n"
 	"The hot VMAs start the top-tier phase on node " XSTR(LAB_TOP_NODE) "\n"
-	"and the measured run on -N.  Defaults: -s 5 -m 2 -t 60 -k scan_size_mb=16; -M is not used.\n";
+	"and the measured run on -N.\n"
+	"Defaults: -s 5 -m 2 -t 60 -k scan_size_mb=16; -M is not used.\n";
 
 static unsigned long nr_vmas = 4096;
 static unsigned long vma_kib = 64;
