@@ -9,13 +9,13 @@ DEMO_SERIES := mainline
 STABLE_SERIES := queue-6.12
 SERIES ?= $(DEMO_SERIES)
 RESULTS ?= results
-# Empty: every scenario of lab/scenarios.tsv.
+# Empty: the scenarios whose suites column (lab/scenarios.tsv) names the target.
 SCENARIOS ?=
 export SCENARIOS
 
 # What the scripts set for each other, not for users: every other variable
 # a script reads is in make help (check.sh tests it).
-INTERNAL_VARS := CHECK_FULL CROSS_COMPILE LAB_LOOSE_CONFIG LAB_TARGETS
+INTERNAL_VARS := CHECK_FULL CROSS_COMPILE LAB_LOOSE_CONFIG LAB_SUITE LAB_TARGETS
 
 # The Debian packages the lab needs (make deps installs them as root).
 DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
@@ -48,7 +48,8 @@ help:
 	@echo 'Variables (make VAR=value, or the environment):'
 	@echo '  SERIES            series/ directory of tree, export, mbox (now: $(SERIES))'
 	@echo '  SCENARIOS         scenarios of demo, demo-stable and demo-damon, e.g. "0 6.5":'
-	@echo '                    "6" is 6.0-6.5 (lab/scenarios.tsv); empty (the default): all'
+	@echo '                    "6" is 6.0-6.5 (lab/scenarios.tsv); empty (the default): the rows'
+	@echo '                    whose suites column names the target (demo, check), check-full: all'
 	@echo '  DAMON_SCENARIOS   the scenarios of demo-damon, taken before SCENARIOS'
 	@echo '  LAB_SECS          seconds each scenario runs instead of its own'
 	@echo '  REPEAT            runs of each kernel in demo and demo-stable (default 1): the'
@@ -72,12 +73,12 @@ deps:
 
 demo:
 	@scripts/deps.sh --check $(DEPS)
-	@k=$$(scripts/kernels.sh demo $(DEMO_SERIES)) && scripts/lab-run.sh $(RESULTS) $$k
+	@k=$$(scripts/kernels.sh demo $(DEMO_SERIES)) && LAB_SUITE=demo scripts/lab-run.sh $(RESULTS) $$k
 
 demo-stable:
 	@scripts/deps.sh --check $(DEPS)
 	@test -f series/$(STABLE_SERIES)/series || { echo 'make: error: series/$(STABLE_SERIES) does not exist yet' >&2; exit 1; }
-	@k=$$(scripts/kernels.sh demo $(STABLE_SERIES)) && scripts/lab-run.sh $(RESULTS)/stable $$k
+	@k=$$(scripts/kernels.sh demo $(STABLE_SERIES)) && LAB_SUITE=demo scripts/lab-run.sh $(RESULTS)/stable $$k
 
 # Not part of check: they run the guests for a long time.
 demo-damon:

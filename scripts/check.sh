@@ -195,11 +195,19 @@ mainline=$(series_kernel mainline)
 mainline_base=$(base_kernel "$mainline")
 
 # lab-run.sh exits 3 when the run completed but some verdict failed: those
-# are counted row by row below.
+# are counted row by row below.  Its scenarios: suite check, or full
+# (every one; the suites column of lab/scenarios.tsv).
+suite=check
+[ -z "${CHECK_FULL:-}" ] || suite=full
 lab_run() {
-	"$here/lab-run.sh" "$@"
+	LAB_SUITE=$suite "$here/lab-run.sh" "$@"
 	rc=$?
 	[ $rc -eq 0 ] || [ $rc -eq 3 ]
+}
+# ran_ids RESULTS: the scenarios of the run in RESULTS, space separated,
+# in the order of its summary (table order).
+ran_ids() {
+	tsv_awk '!seen[col("scenario")]++ { printf "%s ", col("scenario") }' "$1/summary.tsv"
 }
 # negative_control RESULTS BASE: the base's own measurements, judged by
 # the rules for the series, must fail in every scenario lab/expect.tsv
@@ -209,8 +217,7 @@ lab_run() {
 # back where the base is not held to a share is timing; what it no
 # longer skips, the base does).
 negative_control() {
-	fixes=$(tsv_awk '
-		FILENAME ~ /scenarios.tsv$/ { if (col("run") == "lab") ids[++nid] = col("id"); next }
+	fixes=$(tsv_awk 'BEGIN { nid = split(ran, ids, " ") }
 		{
 			k = "," col("kind") ","
 			for (i = 1; i <= nid; i++) {
@@ -229,7 +236,7 @@ negative_control() {
 				else if (ids[i] in series_only)
 					may = may (may == "" ? "" : " ") ids[i]
 			print fixed "|" may
-		}' "$top/lab/scenarios.tsv" "$top/lab/expect.tsv")
+		}' -v ran="$(ran_ids "$1")" "$top/lab/expect.tsv")
 	may=${fixes#*|}
 	t "negative control: $2 judged as a patched kernel fails scenarios ${fixes%|*}${may:+ (and may fail $may)}" \
 		sh -c 'got=$("$1" "$2" "$3") || exit 1; echo "failing: $got"
@@ -246,15 +253,14 @@ negative_control "$LAB_CACHE/check-results/latest" "$mainline_base"
 # measurements of their group's control N.0 (private memory, which moves),
 # judged as if they were the scenario's, must fail on every kernel.
 moved_as_shared() {
-	ids=$(tsv_awk '
-		FILENAME ~ /scenarios.tsv$/ { if (col("run") == "lab") ids[++nid] = col("id"); next }
+	ids=$(tsv_awk 'BEGIN { nid = split(ran, ids, " ") }
 		col("metric") == "local_pct" && col("op") == "le" {
 			for (i = 1; i <= nid; i++)
 				if (ids[i] ~ ("^(" col("scenario") ")$") && ids[i] ~ /\.[1-9]/)
 					never[ids[i]] = 1
 		}
 		END { for (i = 1; i <= nid; i++) if (ids[i] in never) printf "%s ", ids[i] }' \
-		"$top/lab/scenarios.tsv" "$top/lab/expect.tsv")
+		-v ran="$(ran_ids "$1")" "$top/lab/expect.tsv")
 	[ -n "$ids" ] || { echo "no never-moved rule in lab/expect.tsv"; return 1; }
 	d=$(mktemp -d)
 	for f in ends skips samples; do

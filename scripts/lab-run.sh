@@ -4,7 +4,8 @@
 # (scripts/kernels.tsv), run the scenarios on each in the lab guest,
 # and write the report into RESULTS/<date>, pointed to by RESULTS/latest.
 # $SCENARIOS selects scenarios of lab/scenarios.tsv (space or comma
-# separated; "6" is 6.0-6.5, "6.5" only 6.5; empty: all).
+# separated; "6" is 6.0-6.5, "6.5" only 6.5; empty: those of suite
+# $LAB_SUITE: demo, check or full, the default, every one).
 # $REPEAT=N runs every kernel N times, the kernels taking turns (base,
 # series, base, series, ...), each run in RESULTS/<date>/run-R with its
 # own report, and reports the median and range of the N runs

@@ -172,10 +172,45 @@ scenarios_awk() {
 	tsv_awk "$@" "${here:?}/../lab/scenarios.tsv"
 }
 
-# scenario_groups RUN: the selections that cover run RUN's scenarios (lab
-# or debug), one a line: each id up to its first ".", table order.
-scenario_groups() {
-	scenarios_awk 'col("run") == r { g = col("id"); sub(/\..*/, "", g); if (!(g in seen)) print g; seen[g] }' -v r="$1"
+# suite_selection RUN SUITE: the selections that take exactly the rows of
+# run RUN that suite SUITE runs: demo or check (the rows naming it in the
+# suites column of lab/scenarios.tsv) or full (every row), one a line,
+# table order: a group (an id up to its first ".") whose rows are all
+# taken, else each taken row's id.
+suite_selection() {
+	case $2 in
+	demo | check | full) ;;
+	*) die "unknown suite '$2' (demo, check or full)" ;;
+	esac
+	scenarios_awk 'col("run") == r {
+			if (col("suites") !~ /^(-|(demo|check)(,(demo|check))*)$/) {
+				printf "lab/scenarios.tsv: scenario %s: suites \"%s\" is not demo, check, both (comma separated) or -\n", col("id"), col("suites") >"/dev/stderr"
+				bad = 1
+			}
+			g = col("id")
+			sub(/\..*/, "", g)
+			if (!(g in seen))
+				order[++ng] = g
+			seen[g] = 1
+			if (s == "full" || index("," col("suites") ",", "," s ","))
+				taken[g] = taken[g] " " col("id")
+			else
+				left[g] = 1
+		}
+		END {
+			if (bad)
+				exit 1
+			for (i = 1; i <= ng; i++) {
+				g = order[i]
+				if (!(g in left))
+					print g
+				else if (g in taken) {
+					n = split(taken[g], id, " ")
+					for (j = 1; j <= n; j++)
+						print id[j]
+				}
+			}
+		}' -v r="$1" -v s="$2"
 }
 
 # scenario_ids RUN [SELECTION...]: the ids of run RUN's rows the
@@ -187,7 +222,7 @@ scenario_ids() {
 	for _s in "$@"; do
 		scenarios_awk 'col("run") == r && (col("id") "" == s "" || index(col("id"), s ".") == 1) { f = 1 }
 			END { exit !f }' -v r="$_run" -v s="$_s" ||
-			die "unknown scenario '$_s' (the $_run run's scenarios: $(scenario_groups "$_run" | tr '\n' ' ' | sed 's/ $//'); see lab/scenarios.tsv)"
+			die "unknown scenario '$_s' (the $_run run's scenarios: $(suite_selection "$_run" full | tr '\n' ' ' | sed 's/ $//'); see lab/scenarios.tsv)"
 	done
 	scenarios_awk 'BEGIN { n = split(sel, s, " ") }
 		col("run") == r {

@@ -5,7 +5,7 @@
 # kselftest-run.sh, damon-demo.sh, scale.sh), sourced after lib.sh.
 #
 #   run_selection RUN SELECTIONS  check scenario selections, print them for
-#                                 lab.scenarios= (empty: all of RUN's)
+#                                 lab.scenarios= (empty: $LAB_SUITE's)
 #   run_guest RUN [ARG]           build the guest of run RUN: lab, debug
 #                                 (ARG: its config fragment) or kselftest
 #                                 (mm kselftests from kernel tree ARG)
@@ -39,7 +39,9 @@ trap 'exit 130' INT TERM
 
 # run_selection RUN SELECTIONS: SELECTIONS (space or comma separated) of
 # run RUN's scenarios (lab/scenarios.tsv), checked, comma separated;
-# empty for every scenario of RUN.  Call it in $(...): it dies there.
+# empty for the scenarios of RUN that suite $LAB_SUITE runs (make demo:
+# demo, make check: check; default full, every one).  Call it in $(...):
+# it dies there.
 run_selection() {
 	set -f
 	# shellcheck disable=SC2046 # one word per selection
@@ -47,8 +49,12 @@ run_selection() {
 	scenario_ids "$@" >/dev/null
 	_run=$1
 	shift
-	# shellcheck disable=SC2046 # one word per scenario group
-	[ $# -gt 0 ] || set -- $(scenario_groups "$_run")
+	if [ $# -eq 0 ]; then
+		_sel=$(suite_selection "$_run" "${LAB_SUITE:-full}") || exit 1
+		[ -n "$_sel" ] || die "suite ${LAB_SUITE:-full} runs no scenario of the $_run run (lab/scenarios.tsv)"
+		# shellcheck disable=SC2086 # one word per selection
+		set -- $_sel
+	fi
 	printf '%s' "$*" | tr ' ' ','
 }
 

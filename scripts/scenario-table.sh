@@ -9,9 +9,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 # A "|" inside a cell, even in a code span, ends the cell unless escaped.
 tsv_awk 'function cell(x) { gsub(/\|/, "\\|", x); return x }
 BEGIN {
-	print "| # | program | arguments | workload | filter on the base | mode |"
-	print "|---|---|---|---|---|---|"
+	print "| # | program | arguments | workload | filter on the base | mode | suites |"
+	print "|---|---|---|---|---|---|---|"
 }
 col("run") == "lab" {
-	printf "| %s | `%s` | `%s` | %s | %s | %s |\n", col("id"), cell(col("program")), cell(col("args")), cell(col("workload")), cell(col("filter")), cell(col("mode"))
+	printf "| %s | `%s` | `%s` | %s | %s | %s | %s |\n", col("id"), cell(col("program")), cell(col("args")), cell(col("workload")), cell(col("filter")), cell(col("mode")), col("suites")
 }' "$here/../lab/scenarios.tsv"
