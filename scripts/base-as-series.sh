@@ -34,23 +34,15 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # BASE's rows once more as kernel FAKE of kind series, whose base is BASE.
 fake=$base-as-series
 for f in ends.tsv skips.tsv samples.tsv; do
-	tsv_awk '!kc {
-		print tsv_header()
-		n = split(tsv_header(), h, "\t")
-		for (i = 1; i <= n; i++) {
-			if (h[i] == "kernel") kc = i
-			if (h[i] == "kind") tc = i
-		}
-	}
+	tsv_awk '!hdr++ { print tsv_header() }
 	{ print }
 	col("kernel") == b {
-		col("kind")	# an error if there is no such column
-		$kc = k
-		$tc = "series"
+		set_col("kernel", k)
+		set_col("kind", "series")
 		print
 	}
 	END {
-		if (!kc && tsv_header() != "")
+		if (!hdr && tsv_header() != "")
 			print tsv_header()
 	}' -v b="$base" -v k="$fake" "$dir/$f" >"$tmp/$f"
 done

@@ -266,20 +266,20 @@ moved_as_shared() {
 	for f in ends skips samples; do
 		# The listed scenarios' own rows replaced by their control's,
 		# relabelled.
-		tsv_awk '!hdr++ { print tsv_header(); sc = _tsv_col[_tsv_file, "scenario"] }
+		tsv_awk '!hdr++ { print tsv_header() }
 			{
 				n = split(list, l, " ")
 				for (i = 1; i <= n; i++)
-					if ($sc "" == l[i])
+					if (col("scenario") "" == l[i])
 						next
 				print
 				for (i = 1; i <= n; i++) {
 					ctl = l[i]
 					sub(/\.[0-9]+$/, ".0", ctl)
-					if ($sc "" == ctl) {
-						$sc = l[i]
+					if (col("scenario") "" == ctl) {
+						set_col("scenario", l[i])
 						print
-						$sc = ctl
+						set_col("scenario", ctl)
 					}
 				}
 			}' -v list="$ids" "$1/$f.tsv" >"$d/$f.tsv"

@@ -4,6 +4,7 @@
 # starting with "#" are comments and the first other line is the header:
 # it names the columns and is not passed on to the program.  Then
 #   col("name")       the field of column "name" in the current line
+#   set_col("name", v)  set that field to v (the line, $0, is rebuilt)
 #   has_col("name")   whether the current file has that column
 #   tsv_header()      the current file's header line, as read
 # A column the file does not have is an error (exit 2), never an empty
@@ -26,13 +27,21 @@ function has_col(name) {
 	return (_tsv_file SUBSEP name) in _tsv_col
 }
 
-function col(name) {
+function _tsv_index(name) {
 	if (!has_col(name)) {
 		printf "%s: no column \"%s\" (header: %s)\n", FILENAME, name, _tsv_hdr[_tsv_file] > "/dev/stderr"
 		_tsv_err = 1
 		exit 2
 	}
-	return $(_tsv_col[_tsv_file, name])
+	return _tsv_col[_tsv_file, name]
+}
+
+function col(name) {
+	return $(_tsv_index(name))
+}
+
+function set_col(name, value) {
+	$(_tsv_index(name)) = value
 }
 
 function tsv_header() {
