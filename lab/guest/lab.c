@@ -756,10 +756,10 @@ fail:
 	return -1;
 }
 
-int lab_start_balancing(const struct lab_opts *o)
+int lab_enter_mode(const char *scenario, int mode)
 {
-	if (lab_set_mode(o->mode)) {
-		lab_error(o->scenario, "mode");
+	if (lab_set_mode(mode)) {
+		lab_error(scenario, "mode");
 		return -1;
 	}
 	return 0;
@@ -853,7 +853,7 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 	}
 	lab_emit("begin scenario=%s name=%s mode=%d", run->scenario, name,
 		 run->mode);
-	if (lab_start_balancing(o))
+	if (lab_enter_mode(o->scenario, o->mode))
 		return -1;
 	lab_vmstat_read(&run->base);
 	for (i = 0; i < run->nr_pids; i++)

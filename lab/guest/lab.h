@@ -238,8 +238,11 @@ void lab_parse_args(struct lab_opts *o, int argc, char **argv,
  * and its PTE updates in the counters.  Emits an error line on failure.
  */
 int lab_opts_apply(const struct lab_opts *o);
-/* Switch NUMA balancing to the mode of -m; emits an error line on failure. */
-int lab_start_balancing(const struct lab_opts *o);
+/*
+ * Switch NUMA balancing to @mode (kernel.numa_balancing); emits the error
+ * line of @scenario on failure.
+ */
+int lab_enter_mode(const char *scenario, int mode);
 
 /* ---- sampler --------------------------------------------------------- */
 

@@ -256,17 +256,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (lab_set_mode(top_mode < 0 ? o.mode : top_mode)) {
-		lab_error(o.scenario, "mode");
+	if (lab_enter_mode(o.scenario, top_mode < 0 ? o.mode : top_mode))
 		return 1;
-	}
 	top_tier_phase(lab_numa_scan_seq(getpid()));
 
 	/* Demote with balancing off: nothing may move back before t=0. */
-	if (lab_set_mode(0)) {
-		lab_error(o.scenario, "mode");
+	if (lab_enter_mode(o.scenario, 0))
 		return 1;
-	}
 	left = populate_and_demote(o.node);
 	note("eater populated, hot VMAs moved to node %d, %ld pages left behind",
 	     o.node, left);

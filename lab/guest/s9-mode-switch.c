@@ -149,10 +149,8 @@ int main(int argc, char **argv)
 	 * it has just begun; then an eighth of a pass more, so that the scan
 	 * stopped a few windows into the VMA.
 	 */
-	if (lab_set_mode(2)) {
-		lab_error(o.scenario, "mode");
+	if (lab_enter_mode(o.scenario, 2))
 		return 1;
-	}
 	seen = wait_seqs(&hot, nr_seqs, max_phase_secs, &pass);
 	if (seen < 0) {
 		lab_error(o.scenario, "no-scan-passes");

@@ -1176,7 +1176,7 @@ int main(int argc, char **argv)
 			printf(" %s", worker_names[i]);
 	printf("\n");
 
-	if (!host_test && lab_start_balancing(&o))
+	if (!host_test && lab_enter_mode(o.scenario, o.mode))
 		return 1;
 	vmstat_extra(vm0);
 	t0 = lab_now();
