@@ -50,8 +50,9 @@ run_selection() {
 	_run=$1
 	shift
 	if [ $# -eq 0 ]; then
-		_sel=$(suite_selection "$_run" "${LAB_SUITE:-full}") || exit 1
-		[ -n "$_sel" ] || die "suite ${LAB_SUITE:-full} runs no scenario of the $_run run (lab/scenarios.tsv)"
+		_suite=${LAB_SUITE:-full}
+		_sel=$(suite_selection "$_run" "$_suite") || exit 1
+		[ -n "$_sel" ] || die "suite $_suite runs no scenario of the $_run run (lab/scenarios.tsv)"
 		# shellcheck disable=SC2086 # one word per selection
 		set -- $_sel
 	fi

@@ -109,9 +109,10 @@ node_tier() {
 }
 
 # Every run needs the two DRAM nodes in one tier and node 2 below.  The
-# lab run's verdicts on PTE updates and hinting faults also read the counters of /proc/vmstat: a
-# kernel without them (CONFIG_VM_EVENT_COUNTERS=n) would report zeros that
-# pass "no more faults than the base".
+# lab run's verdicts on PTE updates and hinting faults also read the
+# counters of /proc/vmstat: a kernel without them
+# (CONFIG_VM_EVENT_COUNTERS=n) would report zeros that pass "no more
+# faults than the base".
 check_guest() {
 	local t0 t1 t2 lower=no vmstat=no
 	t0=$(node_tier 0)
