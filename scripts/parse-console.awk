@@ -13,7 +13,8 @@
 # same keys (else exit 2: one table cannot hold two layouts).
 # Other "@@" lines (boot, begin, done, ...) and all prose are not tables.
 # Exit status: 2 no "@@ boot" line or a key mismatch, 3 the guest had no
-# lower tier or no NUMA balancing counters (no results), else 0.
+# lower tier, no NUMA balancing counters or an unmounted disk (no
+# results), else 0.
 
 BEGIN {
 	OFS = "\t"
@@ -87,6 +88,7 @@ tag == "boot" {
 	boot_seen = 1
 	lower = ("lower_tier" in val) ? val["lower_tier"] : "NA"
 	vmstat = ("vmstat" in val) ? val["vmstat"] : "NA"
+	disk = ("disk" in val) ? val["disk"] : "NA"
 }
 
 tag == "begin" {
@@ -111,6 +113,10 @@ END {
 	}
 	if (vmstat != "yes") {
 		print "the guest kernel has no NUMA balancing counters in /proc/vmstat (CONFIG_VM_EVENT_COUNTERS=y missing from its config?): no results" > "/dev/stderr"
+		exit 3
+	}
+	if (disk == "unmounted") {
+		print "the guest could not mount its disk as ext4 (CONFIG_VIRTIO_BLK=y and CONFIG_EXT4_FS=y missing from its config?): no results" > "/dev/stderr"
 		exit 3
 	}
 }

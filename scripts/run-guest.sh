@@ -1,22 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# run-guest.sh BZIMAGE INITRD LOG [KERNEL_ARGS...]: boot the lab machine
-# under QEMU (TCG) and write its serial console to LOG.  Two DRAM sockets and
-# a slow tier: node 0 (CPU 0) and node 1 (CPU 1) are DRAM, node 2 is a
-# CPU-less, slower node that ACPI HMAT places in a lower memory tier, as
-# seen from both CPUs.  Ends within $LAB_GUEST_TIMEOUT seconds; succeeds
-# only when the guest printed "@@ done".
+# run-guest.sh [-d DISK] BZIMAGE INITRD LOG [KERNEL_ARGS...]: boot the lab
+# machine under QEMU (TCG) and write its serial console to LOG.  Two DRAM
+# sockets and a slow tier: node 0 (CPU 0) and node 1 (CPU 1) are DRAM,
+# node 2 is a CPU-less, slower node that ACPI HMAT places in a lower memory
+# tier, as seen from both CPUs.  DISK (mkdisk.sh) is its virtio disk, with
+# snapshot=on: the guest's writes are dropped when it ends.  Ends within
+# $LAB_GUEST_TIMEOUT seconds; succeeds only when the guest printed "@@ done".
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-kernel=${1:?usage: run-guest.sh BZIMAGE INITRD LOG [KERNEL_ARGS...]}
-initrd=${2:?usage: run-guest.sh BZIMAGE INITRD LOG [KERNEL_ARGS...]}
-log=${3:?usage: run-guest.sh BZIMAGE INITRD LOG [KERNEL_ARGS...]}
+usage="usage: run-guest.sh [-d DISK] BZIMAGE INITRD LOG [KERNEL_ARGS...]"
+disk=
+if [ "${1:-}" = -d ]; then
+	disk=${2:?$usage}
+	shift 2
+fi
+kernel=${1:?$usage}
+initrd=${2:?$usage}
+log=${3:?$usage}
 shift 3
 need qemu-system-x86_64 qemu-system-x86
 [ -f "$kernel" ] || die "$kernel: no such kernel image"
 [ -f "$initrd" ] || die "$initrd: no such initramfs"
+[ -z "$disk" ] || [ -f "$disk" ] || die "$disk: no such disk image"
 timeout=${LAB_GUEST_TIMEOUT:-1200}
 
 # hmat_lb INITIATOR TARGET LATENCY_NS BANDWIDTH: the HMAT entries of one
@@ -42,6 +50,7 @@ timeout -k 10 "$timeout" qemu-system-x86_64 \
 	-numa dist,src=1,dst=2,val=30 \
 	$(hmat_lb 0 0 100 20G) $(hmat_lb 0 1 150 15G) $(hmat_lb 0 2 300 5G) \
 	$(hmat_lb 1 1 100 20G) $(hmat_lb 1 0 150 15G) $(hmat_lb 1 2 300 5G) \
+	${disk:+-drive "file=$disk,if=virtio,format=raw,snapshot=on"} \
 	-display none -nographic -no-reboot -monitor none -serial stdio \
 	-kernel "$kernel" -initrd "$initrd" -append "$*" </dev/null 2>&1 |
 	tr -d '\r' | tee "$log" | sed -n 's/^@@ \(begin\|end\|error\|boot\) /  \1 /p' >&2 || true

@@ -6,7 +6,8 @@
 #
 #   run_selection RUN SELECTIONS  check scenario selections, print them for
 #                                 lab.scenarios= (empty: $LAB_SUITE's)
-#   run_guest RUN [ARG]           build the guest of run RUN: lab, debug
+#   run_guest RUN [ARG]           build the guest of run RUN (initramfs and
+#                                 disk): lab, debug
 #                                 (ARG: its config fragment) or kselftest
 #                                 (mm kselftests from kernel tree ARG)
 #   run_bin                       the directory of the guest programs
@@ -59,16 +60,19 @@ run_selection() {
 	printf '%s' "$*" | tr ' ' ','
 }
 
-# run_guest RUN [ARG]: build the guest programs (in run_bin) and the
-# initramfs ($run_initrd) of run RUN; $run_args selects the run on the
-# kernel command line, $run_frags the kernel config fragment run_build
-# and run_boot add (the debug run's: ARG, default kconfig/debug.config).
-# The kselftest run's mm kselftests are built from kernel tree ARG.
+# run_guest RUN [ARG]: build the guest programs (in run_bin), the
+# initramfs ($run_initrd) of run RUN and the guest's disk ($run_disk);
+# $run_args selects the run on the kernel command line, $run_frags the
+# kernel config fragment run_build and run_boot add (the debug run's: ARG,
+# default kconfig/debug.config).  The kselftest run's mm kselftests are
+# built from kernel tree ARG.
 run_guest() {
 	_bin=$(run_bin)
 	run_initrd=$LAB_CACHE/guest/initrd.gz
+	run_disk=$LAB_CACHE/guest/disk.img
 	run_args=lab.run=$1
 	run_frags=
+	_ksft=
 	step "building the guest programs"
 	make -s -C "$here/../lab/guest" O="$_bin" >&2 || die "building lab/guest failed"
 	case $1 in
@@ -79,12 +83,11 @@ run_guest() {
 		step "building the mm kselftests from ${2:?run_guest kselftest SRC}"
 		"$here/../lab/kselftest/build.sh" "$2" "$_ksft" || die "building the mm kselftests failed"
 		run_initrd=$_ksft/initrd.gz
-		"$here/mkinitramfs.sh" "$run_initrd" "$_bin" "$_ksft/bin"
-		return
 		;;
 	*) die "run_guest: unknown run '$1' (lab, debug or kselftest)" ;;
 	esac
-	"$here/mkinitramfs.sh" "$run_initrd" "$_bin"
+	"$here/mkinitramfs.sh" "$run_initrd" "$_bin" ${_ksft:+"$_ksft/bin"}
+	"$here/mkdisk.sh" "$run_disk" "$_bin/disk"
 }
 
 # run_bin: the directory of the guest programs (static x86-64: they run on
@@ -131,7 +134,7 @@ run_boot() {
 	_bz=$(run_kernel "$_k") || exit 1
 	mkdir -p "$_dir"
 	_rc=0
-	"$here/run-guest.sh" "$_bz" "$run_initrd" "$_dir/$_k.console" "$run_args" "$@" || _rc=$?
+	"$here/run-guest.sh" -d "$run_disk" "$_bz" "$run_initrd" "$_dir/$_k.console" "$run_args" "$@" || _rc=$?
 	run_row "$_dir/kernels.tsv" "kernel kind base_kernel patches" \
 		"$_k" "$(kernel_col "$_k" kind)" "$(base_kernel "$_k")" "$(kernel_patches "$_k")"
 	# The kernel version the guest reported, for the reports' headers.

@@ -79,6 +79,12 @@ mount_filesystems() {
 	mkdir -p /tmp /dev/shm
 	mount -t tmpfs tmpfs /tmp
 	mount -t tmpfs tmpfs /dev/shm
+	# The guest's disk (scripts/mkdisk.sh), when it has one: ext4, whose
+	# page cache is of file-LRU folios (scenario 13).
+	if [ -b /dev/vda ]; then
+		mkdir -p /disk
+		mount -t ext4 /dev/vda /disk
+	fi
 }
 
 # nodelist_has LIST NODE: LIST is a sysfs node list such as "0", "0-1,3".
@@ -108,20 +114,22 @@ node_tier() {
 	echo -1
 }
 
-# Every run needs the two DRAM nodes in one tier and node 2 below.  The
-# lab run's verdicts on PTE updates and hinting faults also read the
-# counters of /proc/vmstat: a kernel without them
-# (CONFIG_VM_EVENT_COUNTERS=n) would report zeros that pass "no more
+# Every run needs the two DRAM nodes in one tier and node 2 below, and a
+# disk it was given mounted.  The lab run's verdicts on PTE updates and
+# hinting faults also read the counters of /proc/vmstat: a kernel without
+# them (CONFIG_VM_EVENT_COUNTERS=n) would report zeros that pass "no more
 # faults than the base".
 check_guest() {
-	local t0 t1 t2 lower=no vmstat=no
+	local t0 t1 t2 lower=no vmstat=no disk=none
 	t0=$(node_tier 0)
 	t1=$(node_tier 1)
 	t2=$(node_tier 2)
 	[ "$t0" -ge 0 ] && [ "$t1" = "$t0" ] && [ "$t2" -gt "$t0" ] && lower=yes
 	grep -q '^numa_hint_faults ' /proc/vmstat && vmstat=yes
-	echo "@@ boot kernel=$(uname -r) node0_tier=$t0 node1_tier=$t1 node2_tier=$t2 lower_tier=$lower vmstat=$vmstat"
-	[ $lower = yes ] || return 1
+	[ -b /dev/vda ] && disk=unmounted
+	grep -q '^/dev/vda /disk ext4 ' /proc/mounts && disk=ext4
+	echo "@@ boot kernel=$(uname -r) node0_tier=$t0 node1_tier=$t1 node2_tier=$t2 lower_tier=$lower vmstat=$vmstat disk=$disk"
+	[ $lower = yes ] && [ $disk != unmounted ] || return 1
 	[ $vmstat = yes ] || [ "$RUN" != lab ]
 }
 

@@ -356,6 +356,42 @@ int lab_create_file_on_node(const char *path, size_t len, int node)
 	}
 	if (lab_unbind())
 		goto out;
+	if (fsync(fd)) {
+		lab_warn("fsync %s: %s", path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+int lab_cache_file_on_node(const char *path, int node)
+{
+	static char chunk[LAB_MIB(1)];
+	int fd, ret = -1;
+	ssize_t n;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		lab_warn("open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* Clean and unmapped, all of its page cache can be dropped. */
+	errno = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (errno) {
+		lab_warn("drop the page cache of %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (lab_bind_to_node(node))
+		goto out;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		;
+	if (lab_unbind() || n < 0) {
+		if (n < 0)
+			lab_warn("read %s: %s", path, strerror(errno));
+		goto out;
+	}
 	ret = 0;
 out:
 	close(fd);
@@ -401,6 +437,15 @@ unsigned long lab_touch(const void *addr, size_t len)
 	return sum;
 }
 
+void lab_run_text(const void *addr, size_t len)
+{
+	const unsigned char *p = addr, *end = p + len;
+
+	for (; p < end; p += LAB_PAGE_SIZE)
+		if (*p == 0xc3)		/* ret */
+			((void (*)(void))p)();
+}
+
 /* ---- placement probe ------------------------------------------------- */
 
 int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,
@@ -410,6 +455,7 @@ int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,
 	unsigned int r;
 
 	probe->bytes = 0;
+	probe->pid = 0;
 	for (r = 0; r < nr_regions; r++) {
 		total += regions[r].len / LAB_PAGE_SIZE;
 		probe->bytes += regions[r].len;
@@ -450,8 +496,8 @@ int lab_probe_nodes_pct(struct lab_probe *probe, double pct[LAB_NR_NODES])
 	for (n = 0; n < LAB_NR_NODES; n++)
 		pct[n] = -1;
 	/* A NULL node list makes move_pages() report each page's node. */
-	if (lab_move_pages(0, probe->nr, probe->pages, NULL, probe->status,
-			   0) < 0) {
+	if (lab_move_pages(probe->pid, probe->nr, probe->pages, NULL,
+			   probe->status, 0) < 0) {
 		lab_warn("move_pages query: %s", strerror(errno));
 		return -1;
 	}

@@ -109,10 +109,17 @@ long lab_move_regions(const struct lab_region *regions, unsigned int nr_regions,
 
 /*
  * Create the file @path of @len bytes with its page cache allocated on
- * @node (task bound while writing, then reset).  On tmpfs the folios are
- * shmem (swap-backed) folios.
+ * @node (task bound while writing, then reset), written back: dirty file
+ * folios are never migrated.  On tmpfs the folios are shmem (swap-backed)
+ * folios, on a disk filesystem file-LRU folios.
  */
 int lab_create_file_on_node(const char *path, size_t len, int node);
+/*
+ * Put the page cache of the existing file @path on @node: drop what is
+ * cached of it (it must not be mapped), then read it all with the task
+ * bound to @node.
+ */
+int lab_cache_file_on_node(const char *path, int node);
 
 /*
  * lab_create_file_on_node(), then map it read-only (@prot, @flags as for
@@ -126,6 +133,11 @@ void *lab_map_file_on_node(const char *path, size_t len, int node, int prot,
 
 /* Read one word per page of [addr, addr+len); returns a checksum. */
 unsigned long lab_touch(const void *addr, size_t len);
+/*
+ * Run the program text [addr, addr+len): call each page that starts with
+ * a function of big-text.S (a "ret"), read the first byte of the others.
+ */
+void lab_run_text(const void *addr, size_t len);
 
 /* ---- placement probe ------------------------------------------------- */
 
@@ -133,13 +145,15 @@ unsigned long lab_touch(const void *addr, size_t len);
  * A bounded sample of page addresses over a set of regions, queried with
  * move_pages(2) and a NULL node list.  Querying every page of a large
  * region once a second is too slow under TCG, so at most @max_pages pages,
- * spread evenly, are queried.
+ * spread evenly, are queried.  The regions are the caller's, or those of
+ * process @pid when it is set after lab_probe_init().
  */
 struct lab_probe {
 	void **pages;
 	int *status;
 	unsigned long nr;
 	size_t bytes;		/* the regions' total length: the hot set */
+	pid_t pid;		/* whose address space: 0 for the caller */
 };
 
 int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * s13-text - scenario 13: program text in the page cache of a disk
+ * filesystem, on the slow node, run by NPROC processes: the text of a
+ * static binary started NPROC times (-x, big-text), or of a shared
+ * library whose segments NPROC processes map as the dynamic loader does
+ * (-l, libbig-text.so).  The hot set is the text the first of them runs,
+ * measured in its address space.
+ *
+ * On 7.3.4 a text mapping is a read-only file VMA, which task_numa_work()
+ * skips (NUMAB_SKIP_SHARED_RO).  Were it scanned, its folios are mapped by
+ * several processes (folio_can_map_prot_numa()), and they are file-LRU
+ * folios mapped executable, which migrate_misplaced_folio_prepare()
+ * refuses to migrate.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+
+#include "lab.h"
+
+static const char usage[] =
+	"Scenario 13: the text of a file on a disk filesystem, its page cache\n"
+	"on the slow node, run by NPROC processes.  One of:\n"
+	"  -x FILE      a static binary (big-text), started NPROC times\n"
+	"  -l FILE      a shared library (libbig-text.so): NPROC processes map\n"
+	"               its PT_LOAD segments as the loader does, run its text\n"
+	"  -p NPROC     processes (default 2)\n"
+	"Defaults: -s 13 -m 2 -t 30.\n";
+
+static const char *binary, *library;
+static unsigned long nr_procs = 2;
+
+static int parse_opt(int opt, const char *arg)
+{
+	switch (opt) {
+	case 'x':
+		binary = arg;
+		return 0;
+	case 'l':
+		library = arg;
+		return 0;
+	case 'p':
+		return lab_parse_ulong(arg, 1, LAB_MAX_PROCS - 1, &nr_procs);
+	}
+	return -1;
+}
+
+#define MAX_PHDRS	16
+
+/*
+ * Map the PT_LOAD segments of the ELF file @fd as ld.so does: one
+ * reservation for the whole image, then each segment MAP_PRIVATE and
+ * MAP_FIXED at its place in it, with the protection its flags give.  The
+ * executable segment goes into @text.
+ */
+static int map_library(int fd, struct lab_region *text)
+{
+	const unsigned long mask = LAB_PAGE_SIZE - 1;
+	unsigned long lo = ULONG_MAX, hi = 0;
+	Elf64_Phdr ph[MAX_PHDRS];
+	Elf64_Ehdr eh;
+	char *base;
+	int i;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(*ph) || eh.e_phnum > MAX_PHDRS ||
+	    pread(fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff) !=
+	    (ssize_t)(eh.e_phnum * sizeof(*ph))) {
+		lab_warn("%s: not a 64-bit ELF file this program reads", library);
+		return -1;
+	}
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if (ph[i].p_vaddr < lo)
+			lo = ph[i].p_vaddr & ~mask;
+		if (ph[i].p_vaddr + ph[i].p_memsz > hi)
+			hi = (ph[i].p_vaddr + ph[i].p_memsz + mask) & ~mask;
+	}
+	if (hi <= lo) {
+		lab_warn("%s: no PT_LOAD segment", library);
+		return -1;
+	}
+	base = mmap(NULL, hi - lo, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED) {
+		lab_warn("mmap: %s", strerror(errno));
+		return -1;
+	}
+	text->addr = NULL;
+	for (i = 0; i < eh.e_phnum; i++) {
+		unsigned long start = ph[i].p_vaddr & ~mask;
+		size_t len = ph[i].p_vaddr + ph[i].p_filesz - start;
+		int prot = (ph[i].p_flags & PF_R ? PROT_READ : 0) |
+			   (ph[i].p_flags & PF_W ? PROT_WRITE : 0) |
+			   (ph[i].p_flags & PF_X ? PROT_EXEC : 0);
+		char *p;
+
+		if (ph[i].p_type != PT_LOAD || !len)
+			continue;
+		p = mmap(base + start - lo, len, prot, MAP_PRIVATE | MAP_FIXED,
+			 fd, ph[i].p_offset & ~mask);
+		if (p == MAP_FAILED) {
+			lab_warn("mmap %s: %s", library, strerror(errno));
+			return -1;
+		}
+		if (prot & PROT_EXEC) {
+			text->addr = p;
+			text->len = (len + mask) & ~mask;
+		}
+	}
+	if (!text->addr) {
+		lab_warn("%s: no executable segment", library);
+		return -1;
+	}
+	return 0;
+}
+
+/* A library user: map it, run its text once, say where, run it on. */
+static void run_library(int ready, double deadline)
+{
+	struct lab_region text;
+	unsigned long range[2];
+	int fd = open(library, O_RDONLY);
+
+	if (fd < 0) {
+		lab_warn("open %s: %s", library, strerror(errno));
+		_exit(1);
+	}
+	if (map_library(fd, &text))
+		_exit(1);
+	close(fd);
+	lab_run_text(text.addr, text.len);
+	range[0] = (unsigned long)text.addr;
+	range[1] = text.len;
+	if (write(ready, range, sizeof(range)) != sizeof(range))
+		_exit(1);
+	close(ready);
+	while (lab_now() < deadline)
+		lab_run_text(text.addr, text.len);
+	_exit(0);
+}
+
+/*
+ * Start one process running the text for @secs seconds and wait until it
+ * has run all of it once: it writes its text's range to a pipe then,
+ * into @range.  Returns its pid (range[1] is 0 when it never said), or -1.
+ */
+static pid_t spawn_text_user(double secs, unsigned long range[2])
+{
+	struct pollfd pfd;
+	char arg[3][32];
+	int pipefd[2];
+	pid_t pid;
+
+	range[1] = 0;
+	if (pipe(pipefd)) {
+		lab_warn("pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = lab_fork();
+	if (!pid) {
+		close(pipefd[0]);
+		if (library)
+			run_library(pipefd[1], lab_now() + secs);
+		/* big-text NAME SECS READY_FD; NAME: this program's. */
+		prctl(PR_GET_NAME, arg[0]);
+		snprintf(arg[1], sizeof(arg[1]), "%.0f", secs);
+		snprintf(arg[2], sizeof(arg[2]), "%d", pipefd[1]);
+		execl(binary, binary, arg[0], arg[1], arg[2], (char *)NULL);
+		lab_warn("exec %s: %s", binary, strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	pfd.fd = pipefd[0];
+	pfd.events = POLLIN;
+	if (pid > 0 && (poll(&pfd, 1, 60 * 1000) != 1 ||
+			read(pipefd[0], range, 2 * sizeof(*range)) !=
+			2 * sizeof(*range))) {
+		lab_warn("%s did not run its text within 60 s",
+			 binary ? binary : library);
+		range[1] = 0;
+	}
+	close(pipefd[0]);
+	return pid;
+}
+
+int main(int argc, char **argv)
+{
+	pid_t children[LAB_MAX_PROCS] = { 0 };
+	unsigned long range[2], first[2] = { 0 };
+	struct lab_region hot;
+	struct lab_probe probe;
+	struct lab_opts o;
+	struct lab_run run;
+	unsigned long i;
+	int status = 1;
+
+	lab_opts_init(&o, "13", 2, 30, 0);
+	lab_parse_args(&o, argc, argv, usage, "x:l:p:", parse_opt);
+	if (!binary == !library) {
+		lab_warn("give one of -x FILE and -l FILE (-h: usage)");
+		return 2;
+	}
+	if (lab_opts_apply(&o))
+		return 1;
+	if (lab_cache_file_on_node(binary ? binary : library, o.node)) {
+		lab_error(o.scenario, "alloc");
+		return 1;
+	}
+
+	for (i = 0; i < nr_procs; i++) {
+		children[i] = spawn_text_user(o.secs + 60, range);
+		if (children[i] < 0 || !range[1]) {
+			lab_error(o.scenario, "start");
+			goto out;
+		}
+		if (!i)
+			memcpy(first, range, sizeof(first));
+	}
+	hot.addr = (void *)first[0];
+	hot.len = first[1];
+	if (lab_probe_init(&probe, &hot, 1, 1024)) {
+		lab_error(o.scenario, "alloc");
+		goto out;
+	}
+	probe.pid = children[0];
+	if (lab_check_placement(o.scenario, &probe, o.node))
+		goto out;
+
+	if (lab_run_begin(&run, &o, binary ? "binary" : "library", &probe,
+			  children, nr_procs))
+		goto out;
+	while (lab_run_tick(&run))
+		usleep(100 * 1000);
+	lab_run_end(&run);
+	status = 0;
+out:
+	for (i = 0; i < nr_procs; i++)
+		if (children[i] > 0)
+			lab_stop_child(children[i]);
+	return status;
+}
