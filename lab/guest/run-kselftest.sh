@@ -8,10 +8,12 @@
 # lab/kselftest/build.sh OUT/bin, packed into /lab/ksft by
 # scripts/mkinitramfs.sh OUT BINDIR KSFT_BINDIR.
 #
-# Runs the tests of /lab/ksft/ksft-plan in order from /lab/ksft (as
-# run_vmtests.sh runs them from its directory: ksm_functional_tests
-# re-executes ./ksm_functional_tests), each under `timeout`, and prints one
-# machine-readable line a test:
+# Runs the tests of /lab/ksft/ksft-plan in order from their directory (as
+# run_vmtests.sh does: ksm_functional_tests re-executes
+# ./ksm_functional_tests), a copy of /lab/ksft on the guest's ext4 disk when
+# it has one, so that a test's files in its working directory are page
+# cache of a disk filesystem (numa_tiering_promotion's file_exec_shared),
+# each under `timeout`, and prints one machine-readable line a test:
 #   @@ kselftest name=NAME result=pass|fail|skip rc=RC secs=N [why=WHY]
 # rc is the exit code (4 = KSFT_SKIP, 124/137/143 after a timeout); why is
 # "timeout", "build" (did not build statically; rc=-1) or absent.  Before
@@ -143,7 +145,10 @@ run_kselftest() {
 	local only='' name status tmo args
 	[ -z "$KSFT_ONLY" ] || only=",$KSFT_ONLY,"
 	KSFT_SECS=0
-	# Some tests write into the current directory: /lab/ksft is writable.
+	# Some tests write into the current directory: both are writable.
+	if [ -d /disk ] && cp -a "$KSFT_DIR" /disk/ksft; then
+		KSFT_DIR=/disk/ksft
+	fi
 	if ! cd "$KSFT_DIR"; then
 		echo "@@ error scenario=kselftest msg=no-ksft-dir"
 		return
