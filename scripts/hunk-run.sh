@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# hunk-run.sh RESULTS: prove that the hunks of lab/hunks.tsv that name
+# scenarios are needed.  For each, a kernel of series/mainline up to the
+# hunk's patch with that hunk alone reverted runs those scenarios in the
+# lab, judged by lab/expect.tsv for its patch count; the hunk is proven
+# when one of their checks fails.  The base kernel runs them all once, for
+# the checks that compare with it.  The kernels are made one after the
+# other in one worktree and one build directory
+# ($LAB_CACHE/{trees,build}/VERSION-hunk), so that each rebuilds only what
+# its hunk and its patch count change.
+# Writes RESULTS/<date>/ as lab-run.sh does, plus hunks.tsv (patch, hunk,
+# kernel, scenarios, failed: the scenarios with a failed check, proven:
+# yes or no).  Exit status: 0 every hunk proven, 3 one is not, else 1.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+. "$here/run-lib.sh"
+
+results=${1:?usage: hunk-run.sh RESULTS}
+hunks=$here/../lab/hunks.tsv
+sdir=$here/../series/mainline
+series=$(series_kernel mainline)
+base=$(base_kernel "$series")
+version=$(kernel_col "$series" base)
+
+# The rows to prove, and the scenarios they name, checked before any build.
+rows=$(tsv_awk 'col("scenarios") != "-" { print col("patch"), col("hunk"), col("scenarios") }' "$hunks")
+[ -n "$rows" ] || die "$hunks names no scenario for any hunk"
+all=$(printf '%s\n' "$rows" | cut -d' ' -f3- | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
+selection=$(run_selection lab "$all")
+
+run_guest lab
+run_build "$base"
+stree=$("$here/kernel.sh" --tree "$series")
+stree_git=$(git -C "$stree" rev-parse --absolute-git-dir)
+base_commit=$(cat "$stree_git/lab-base") || die "$stree: no record of its base commit; remake it (make tree)"
+commits=$(git -C "$stree" rev-list --reverse HEAD --not "$base_commit")
+mtree=$LAB_CACHE/trees/$version-hunk
+mbuild=$LAB_CACHE/build/$version-hunk
+if [ ! -e "$mtree" ]; then
+	git -C "$stree" worktree add -q -f --detach "$mtree" "$base_commit" ||
+		die "cannot make the worktree $mtree"
+fi
+
+run_dir=$(run_start "$results")
+run_boot "$run_dir" "$base" "lab.scenarios=$selection" || die "the base kernel's guest failed"
+run_parse "$run_dir" "$base"
+tmp=$run_dir/.hunk
+mkdir -p "$tmp"
+printf '%s\n' "$rows" >"$tmp/todo"
+printf 'patch\thunk\tkernel\tscenarios\n' >"$tmp/rows"
+# shellcheck disable=SC2154 # run_guest sets run_disk, run_initrd, run_args
+while read -r p h sel; do
+	name=$version-hunk-$p.$h
+	patch=$(series_patches "$sdir" | sed -n "${p}p")
+	commit=$(printf '%s\n' "$commits" | sed -n "${p}p")
+	[ -n "$patch" ] && [ -n "$commit" ] || die "series/mainline has no patch $p"
+	awk -v n="$h" -f "$here/hunk.awk" "$sdir/$patch" >"$tmp/hunk.patch" ||
+		die "patch $p ($patch) has no hunk $h"
+	step "$name: patches 1-$p without hunk $h of patch $p"
+	git -C "$mtree" checkout -q -f --detach "$commit"
+	git -C "$mtree" apply -R "$tmp/hunk.patch" 2>/dev/null ||
+		git -C "$mtree" apply -R -C1 "$tmp/hunk.patch" ||
+		die "hunk $h of patch $p does not revert from patches 1-$p; say why in $hunks instead"
+	bz=$("$here/build-kernel.sh" "$mtree" "$mbuild") || exit 1
+	"$here/run-guest.sh" -d "$run_disk" "$bz" "$run_initrd" "$run_dir/$name.console" \
+		"$run_args" "lab.scenarios=$(run_selection lab "$sel")" ||
+		die "the guest of $name failed (console: $run_dir/$name.console)"
+	run_row "$run_dir/kernels.tsv" "kernel kind base_kernel patches" "$name" series "$base" "$p"
+	run_parse "$run_dir" "$name" series
+	printf '%s\t%s\t%s\t%s\n' "$p" "$h" "$name" "$sel" >>"$tmp/rows"
+done <"$tmp/todo"
+git -C "$mtree" checkout -q -f --detach "$base_commit"
+
+status=0
+"$here/report.sh" "$run_dir" >/dev/null || [ $? -eq 3 ] || exit 1
+# A hunk is proven when its kernel fails a check in one of its scenarios.
+{
+	printf 'patch\thunk\tkernel\tscenarios\tfailed\tproven\n'
+	tsv_awk 'FILENAME ~ /summary.tsv$/ { if (col("verdict") == "fail") failed[col("kernel"), col("scenario")] = 1; next }
+		{
+			f = ""
+			n = split(col("scenarios"), s, " ")
+			for (i = 1; i <= n; i++)
+				if ((col("kernel") SUBSEP s[i]) in failed)
+					f = f (f == "" ? "" : " ") s[i]
+			print col("patch"), col("hunk"), col("kernel"), col("scenarios"), (f == "" ? "-" : f), (f == "" ? "no" : "yes")
+		}' "$run_dir/summary.tsv" "$tmp/rows"
+} >"$run_dir/hunks.tsv"
+rm -rf "$tmp"
+tsv_awk 'col("proven") != "yes" { bad = 1 } END { exit bad }' "$run_dir/hunks.tsv" || status=3
+run_publish "$run_dir" "$results" >/dev/null
+step "hunks: $results/latest/hunks.tsv"
+exit $status
