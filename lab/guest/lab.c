@@ -330,9 +330,11 @@ long lab_move_regions(const struct lab_region *regions, unsigned int nr_regions,
 	return misplaced;
 }
 
+/* Of the file writes and reads below, never called from two threads. */
+static char file_chunk[LAB_MIB(1)];
+
 int lab_create_file_on_node(const char *path, size_t len, int node)
 {
-	static char chunk[LAB_MIB(1)];
 	size_t done = 0, n;
 	int fd, ret = -1;
 
@@ -341,13 +343,14 @@ int lab_create_file_on_node(const char *path, size_t len, int node)
 		lab_warn("create %s: %s", path, strerror(errno));
 		return -1;
 	}
-	memset(chunk, 0x5a, sizeof(chunk));
+	memset(file_chunk, 0x5a, sizeof(file_chunk));
 	/* The page cache folios are allocated by write(), under the policy. */
 	if (lab_bind_to_node(node))
 		goto out;
 	while (done < len) {
-		n = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
-		if (write(fd, chunk, n) != (ssize_t)n) {
+		n = len - done < sizeof(file_chunk) ? len - done
+						    : sizeof(file_chunk);
+		if (write(fd, file_chunk, n) != (ssize_t)n) {
 			lab_warn("write %s: %s", path, strerror(errno));
 			lab_unbind();
 			goto out;
@@ -368,7 +371,6 @@ out:
 
 int lab_cache_file_on_node(const char *path, int node)
 {
-	static char chunk[LAB_MIB(1)];
 	int fd, ret = -1;
 	ssize_t n;
 
@@ -385,7 +387,7 @@ int lab_cache_file_on_node(const char *path, int node)
 	}
 	if (lab_bind_to_node(node))
 		goto out;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+	while ((n = read(fd, file_chunk, sizeof(file_chunk))) > 0)
 		;
 	if (lab_unbind() || n < 0) {
 		if (n < 0)
