@@ -382,7 +382,8 @@ int lab_cache_file_on_node(const char *path, int node)
 	/* Clean and unmapped, all of its page cache can be dropped. */
 	errno = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (errno) {
-		lab_warn("drop the page cache of %s: %s", path, strerror(errno));
+		lab_warn("drop the page cache of %s: %s", path,
+			 strerror(errno));
 		goto out;
 	}
 	if (lab_bind_to_node(node))

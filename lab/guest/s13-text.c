@@ -31,8 +31,9 @@ static const char usage[] =
 	"Scenario 13: the text of a file on a disk filesystem, its page cache\n"
 	"on the slow node, run by NPROC processes.  One of:\n"
 	"  -x FILE      a static binary (big-text), started NPROC times\n"
-	"  -l FILE      a shared library (libbig-text.so): NPROC processes map\n"
-	"               its PT_LOAD segments as the loader does, run its text\n"
+	"  -l FILE      a shared library (libbig-text.so): NPROC processes\n"
+	"               map its PT_LOAD segments as the loader does and run\n"
+	"               its text\n"
 	"  -p NPROC     processes (default 2)\n"
 	"Defaults: -s 13 -m 2 -t 30.\n";
 
@@ -77,7 +78,7 @@ static int map_library(int fd, struct lab_region *text)
 	    eh.e_phentsize != sizeof(*ph) || eh.e_phnum > MAX_PHDRS ||
 	    pread(fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff) !=
 	    (ssize_t)(eh.e_phnum * sizeof(*ph))) {
-		lab_warn("%s: not a 64-bit ELF file this program reads", library);
+		lab_warn("%s: not a 64-bit ELF file", library);
 		return -1;
 	}
 	for (i = 0; i < eh.e_phnum; i++) {
@@ -92,7 +93,8 @@ static int map_library(int fd, struct lab_region *text)
 		lab_warn("%s: no PT_LOAD segment", library);
 		return -1;
 	}
-	base = mmap(NULL, hi - lo, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	base = mmap(NULL, hi - lo, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
 	if (base == MAP_FAILED) {
 		lab_warn("mmap: %s", strerror(errno));
 		return -1;
