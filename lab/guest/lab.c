@@ -877,6 +877,17 @@ static int run_local_nodes(struct lab_run *run)
 	return 0;
 }
 
+/* Without tracefs nobody counts skips: nothing to mark. */
+static void trace_run_begins(const char *scenario)
+{
+	FILE *f = fopen(LAB_TRACE_MARKER, "w");
+
+	if (!f)
+		return;
+	fprintf(f, LAB_TRACE_BEGIN " scenario=%s\n", scenario);
+	fclose(f);
+}
+
 int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 		  const char *name, struct lab_probe *probe,
 		  const pid_t *readers, unsigned int nr_readers)
@@ -904,6 +915,7 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 		 run->mode);
 	if (lab_enter_mode(o->scenario, o->mode))
 		return -1;
+	trace_run_begins(run->scenario);
 	lab_vmstat_read(&run->base);
 	for (i = 0; i < run->nr_pids; i++)
 		run->seq0[i] = lab_numa_scan_seq(run->pids[i]);

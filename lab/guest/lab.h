@@ -293,6 +293,14 @@ struct lab_run {
 };
 
 /*
+ * What lab_run_begin() writes to the trace once the run's mode is set:
+ * skipstat counts the skips from there, not those of the set-up (a scan
+ * that began before the mode switch still runs in the old mode).
+ */
+#define LAB_TRACE_MARKER	"/sys/kernel/tracing/trace_marker"
+#define LAB_TRACE_BEGIN		"lab: run begins"
+
+/*
  * @readers: the @nr_readers processes (each with its own mm) that read the
  * hot set besides the caller; their scan passes count towards -S.
  */

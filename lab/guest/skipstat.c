@@ -22,6 +22,10 @@
  * from "[LOST n EVENTS]" lines): if any is non-zero the counts above are
  * lower bounds.
  *
+ * A lab program marks the trace when its measured run begins
+ * (LAB_TRACE_BEGIN, lab.h): everything is counted from the last such mark,
+ * so the skips of a set-up do not count.  "begins" counts the marks.
+ *
  * The event's text (include/trace/events/sched.h):
  *   <comm>-<pid> [(<tgid>)] [<cpu>] [<flags>] <timestamp>: sched_skip_vma_numa:
  *     numa_scan_offset=%lX vm_start=%lX vm_end=%lX reason=%s
@@ -39,8 +43,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lab.h"
+
 #define TRACE_PIPE	"/sys/kernel/tracing/trace_pipe"
 #define EVENT_MARKER	" sched_skip_vma_numa: "
+#define BEGIN_MARKER	" tracing_mark_write: " LAB_TRACE_BEGIN
 
 #define COMM_LEN	32	/* TASK_COMM_LEN is 16; room for odd input */
 #define REASON_LEN	32
@@ -91,6 +98,7 @@ static struct {
 	unsigned long long lost;	/* reported lost by the kernel */
 	unsigned long long malformed;	/* event lines we could not parse */
 	unsigned long long dropped;	/* did not fit our tables */
+	unsigned long long begins;	/* runs begun: counted from the last */
 } totals;
 
 static volatile sig_atomic_t stop_requested;
@@ -328,12 +336,30 @@ static bool parse_fields(const char *s, struct event *ev)
 	return true;
 }
 
+/* Forget everything counted so far but the lines read. */
+static void forget_counts(void)
+{
+	memset(rows, 0, sizeof(rows));
+	nr_rows = 0;
+	memset(vmas, 0, sizeof(vmas));
+	nr_vmas = 0;
+	totals.events = 0;
+	totals.lost = 0;
+	totals.malformed = 0;
+	totals.dropped = 0;
+}
+
 static void parse_line(char *line)
 {
 	char *marker, *lost;
 	struct event ev;
 
 	totals.lines++;
+	if (strstr(line, BEGIN_MARKER)) {
+		forget_counts();
+		totals.begins++;
+		return;
+	}
 	lost = strstr(line, "[LOST ");
 	if (lost) {
 		totals.lost += strtoull(lost + 6, NULL, 10);
@@ -449,8 +475,9 @@ static void report(const char *scenario)
 		       rows[i].events, rows[i].vmas, rows[i].bytes,
 		       rows[i].event_bytes);
 	printf("# skipstat scenario=%s lines=%llu events=%llu lost=%llu "
-	       "malformed=%llu dropped=%llu\n", scenario, totals.lines,
-	       totals.events, totals.lost, totals.malformed, totals.dropped);
+	       "malformed=%llu dropped=%llu begins=%llu\n", scenario,
+	       totals.lines, totals.events, totals.lost, totals.malformed,
+	       totals.dropped, totals.begins);
 	fflush(stdout);
 }
 
