@@ -367,6 +367,10 @@ ksft_result() {
 }
 t "kselftest numa_tiering_promotion fails on $mainline_base (the bug)" ksft_result "$mainline_base" numa_tiering_promotion fail
 t "kselftest numa_tiering_promotion passes on $mainline" ksft_result "$mainline" numa_tiering_promotion pass
+if [ -n "${CHECK_FULL:-}" ]; then
+	t "kselftest numa_tiering_promotion: 20 runs pass on $mainline, 20 of its controls on $mainline_base" \
+		"$here/kselftest-repeat.sh" "$LAB_CACHE/check-results/latest" "$mainline" 20
+fi
 
 # check-full: the bisection points of the mainline series in the lab
 # (kernels.tsv: mainline:N).  lab/expect.tsv says what each must show by

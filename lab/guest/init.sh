@@ -40,7 +40,8 @@
 #   lab.stress_secs=N     duration of the stress row, per mode (default 300)
 #   lab.inject=warn       first trigger a WARN through LKDTM, to show that
 #                         the host's check fails on one
-# kselftest run: see run-kselftest.sh (ksft_only=, KSFT_HUGEPAGES=).
+# kselftest run: see run-kselftest.sh (ksft_only=, ksft_args=, ksft_repeat=,
+# KSFT_HUGEPAGES=).
 
 PATH=/lab/bin:/bin:/sbin
 export PATH
@@ -65,6 +66,8 @@ DEBUG_MODES="2 3"
 STRESS_SECS=300
 INJECT=
 KSFT_ONLY=
+KSFT_ARGS=
+KSFT_REPEAT=1
 # Set by the kselftest run: its "@@ done" line carries the tests' seconds.
 KSFT_SECS=
 
@@ -149,6 +152,8 @@ parse_cmdline() {
 		lab.stress_secs=*) STRESS_SECS=${arg#*=} ;;
 		lab.inject=*) INJECT=${arg#*=} ;;
 		ksft_only=*) KSFT_ONLY=${arg#*=} ;;
+		ksft_args=*) KSFT_ARGS=$(echo "${arg#*=}" | tr , ' ') ;;
+		ksft_repeat=*) KSFT_REPEAT=${arg#*=} ;;
 		esac
 	done
 }

@@ -29,7 +29,10 @@
 # mremap_test maps 2 GiB regions that the default heuristic overcommit
 # may refuse in the lab guest (3 GiB, no swap), so it runs with
 # vm.overcommit_memory=1 (it only touches the first 4 MiB).
-# Kernel arguments: ksft_only=NAME[,NAME...] runs only those tests.
+# Kernel arguments: ksft_only=NAME[,NAME...] runs only those tests;
+# ksft_args=WORD[,WORD...] gives each the words instead of its ARGS (a
+# harness test's "-t,CASE" selects cases); ksft_repeat=N runs the plan N
+# times, each time from "@@ kselftest-run run=I of=N".
 
 KSFT_DIR=$LAB/ksft
 
@@ -142,7 +145,7 @@ ksft_test() {
 }
 
 run_kselftest() {
-	local only='' name status tmo args
+	local only='' i
 	[ -z "$KSFT_ONLY" ] || only=",$KSFT_ONLY,"
 	KSFT_SECS=0
 	# Some tests write into the current directory: both are writable.
@@ -161,9 +164,21 @@ run_kselftest() {
 	fi
 
 	"$KSFT_DIR/ksft-plan" >/tmp/ksft-plan
+	i=1
+	while [ "$i" -le "$KSFT_REPEAT" ]; do
+		[ "$KSFT_REPEAT" -eq 1 ] || echo "@@ kselftest-run run=$i of=$KSFT_REPEAT"
+		run_plan "$only"
+		i=$((i + 1))
+	done
+}
+
+# run_plan ONLY: the tests of /tmp/ksft-plan, those of ",ONLY," if set.
+run_plan() {
+	local name status tmo args
 	while read -r name status tmo args; do
 		[ -n "$name" ] || continue
-		case $only in '' | *",$name,"*) ;; *) continue ;; esac
+		case $1 in '' | *",$name,"*) ;; *) continue ;; esac
+		[ -z "$KSFT_ARGS" ] || args=$KSFT_ARGS
 		case $status in
 		absent) ;;
 		nobuild) echo "@@ kselftest name=$name result=skip rc=-1 secs=0 why=build" ;;
