@@ -4,14 +4,19 @@
 # scenarios are needed.  For each, a kernel of series/mainline up to the
 # hunk's patch with that hunk alone reverted runs those scenarios in the
 # lab, judged by lab/expect.tsv for its patch count; the hunk is proven
-# when one of their checks fails.  The base kernel runs them all once, for
-# the checks that compare with it.  The kernels are made one after the
+# when one of their checks fails.  The base and the series kernel run them
+# all once: the checks that compare with the base need it, and the table
+# shows all three.  The kernels are made one after the
 # other in one worktree and one build directory
 # ($LAB_CACHE/{trees,build}/VERSION-hunk), so that each rebuilds only what
 # its hunk and its patch count change.
 # Writes RESULTS/<date>/ as lab-run.sh does, plus hunks.tsv (patch, hunk,
 # kernel, scenarios, failed: the scenarios with a failed check, proven:
-# yes or no).  Exit status: 0 every hunk proven, 3 one is not, else 1.
+# yes or no) and hunk-results.tsv, a row per hunk and scenario: the share
+# on the top tier and on the local nodes at the end on the base, the
+# series and the series without the hunk, and the checks that kernel
+# failed (lab/hunks.results is one of these; scripts/hunk-table.sh renders
+# it).  Exit status: 0 every hunk proven, 3 one is not, else 1.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -31,7 +36,7 @@ all=$(printf '%s\n' "$rows" | cut -d' ' -f3- | tr ' ' '\n' | awk '!seen[$0]++' |
 selection=$(run_selection lab "$all")
 
 run_guest lab
-run_build "$base"
+run_build "$base" "$series"
 stree=$("$here/kernel.sh" --tree "$series")
 stree_git=$(git -C "$stree" rev-parse --absolute-git-dir)
 base_commit=$(cat "$stree_git/lab-base") || die "$stree: no record of its base commit; remake it (make tree)"
@@ -44,8 +49,10 @@ if [ ! -e "$mtree" ]; then
 fi
 
 run_dir=$(run_start "$results")
-run_boot "$run_dir" "$base" "lab.scenarios=$selection" || die "the base kernel's guest failed"
-run_parse "$run_dir" "$base"
+for k in "$base" "$series"; do
+	run_boot "$run_dir" "$k" "lab.scenarios=$selection" || die "the guest of $k failed"
+	run_parse "$run_dir" "$k"
+done
 tmp=$run_dir/.hunk
 mkdir -p "$tmp"
 printf '%s\n' "$rows" >"$tmp/todo"
@@ -88,6 +95,26 @@ status=0
 			print col("patch"), col("hunk"), col("kernel"), col("scenarios"), (f == "" ? "-" : f), (f == "" ? "no" : "yes")
 		}' "$run_dir/summary.tsv" "$tmp/rows"
 } >"$run_dir/hunks.tsv"
+# The same, a row per hunk and scenario, with what the three kernels showed.
+tsv_awk -v base="$base" -v series="$series" '
+	FILENAME ~ /summary.tsv$/ {
+		k = col("kernel"); s = col("scenario")
+		top[k, s] = col("top_pct"); local[k, s] = col("local_pct")
+		failed[k, s] = col("failed")
+		next
+	}
+	BEGIN {
+		print "patch", "hunk", "scenario", "base_top", "base_local", "series_top", "series_local",
+			"hunk_top", "hunk_local", "hunk_failed", "proven"
+	}
+	{
+		n = split(col("scenarios"), sc, " ")
+		for (i = 1; i <= n; i++) {
+			s = sc[i]; h = col("kernel")
+			print col("patch"), col("hunk"), s, top[base, s], local[base, s], top[series, s], local[series, s],
+				top[h, s], local[h, s], failed[h, s], col("proven")
+		}
+	}' "$run_dir/summary.tsv" "$run_dir/hunks.tsv" >"$run_dir/hunk-results.tsv"
 rm -rf "$tmp"
 tsv_awk 'col("proven") != "yes" { bad = 1 } END { exit bad }' "$run_dir/hunks.tsv" || status=3
 run_publish "$run_dir" "$results" >/dev/null
