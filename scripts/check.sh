@@ -180,22 +180,28 @@ repeat_made_up() {
 t "REPEAT: medians, ranges and verdicts over three made-up runs" repeat_made_up
 t "README and lab/README: generated tables equal what they are made from" \
 	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
-# lab/hunks.tsv: one row for each hunk of patches 1-5 of series/mainline,
-# in order, and the scenarios it names are scenario ids of the lab run.
+# lab/hunks.tsv: for each series it names, one row for each hunk of its
+# patches 1-5, in order, and the scenarios it names are scenario ids of
+# the lab run.
 hunk_table() {
-	sdir=$top/series/mainline
-	want=$(for p in 1 2 3 4 5; do
-		f=$(series_patches "$sdir" | sed -n "${p}p")
-		awk -v p="$p" '/^@@ / { printf "%s %d\n", p, ++h } /^-- $/ { exit }' "$sdir/$f"
-	done)
-	got=$(tsv_awk '{ printf "%s %s\n", col("patch"), col("hunk") }' "$top/lab/hunks.tsv") || return 1
-	[ "$want" = "$got" ] || { printf 'hunks of the patches:\n%s\nrows of lab/hunks.tsv:\n%s\n' "$want" "$got"; return 1; }
+	for series in $(tsv_awk '{ print col("series") }' "$top/lab/hunks.tsv" | uniq); do
+		sdir=$top/series/$series
+		[ -f "$sdir/series" ] || { echo "lab/hunks.tsv: no series/$series"; return 1; }
+		want=$(for p in 1 2 3 4 5; do
+			f=$(series_patches "$sdir" | sed -n "${p}p")
+			awk -v p="$p" '/^@@ / { printf "%s %d\n", p, ++h } /^-- $/ { exit }' "$sdir/$f"
+		done)
+		got=$(tsv_awk 'col("series") == s { printf "%s %s\n", col("patch"), col("hunk") }' -v s="$series" \
+			"$top/lab/hunks.tsv") || return 1
+		[ "$want" = "$got" ] ||
+			{ printf 'hunks of series/%s:\n%s\nits rows of lab/hunks.tsv:\n%s\n' "$series" "$want" "$got"; return 1; }
+	done
 	ids=" $(scenario_ids lab | tr '\n' ' ')"
 	for s in $(tsv_awk 'col("scenarios") != "-" { print col("scenarios") }' "$top/lab/hunks.tsv"); do
 		case $ids in *" $s "*) ;; *) echo "lab/hunks.tsv: $s is no scenario id of the lab run"; return 1 ;; esac
 	done
 }
-t "lab/hunks.tsv: a row for every hunk of patches 1-5, naming scenario ids" hunk_table
+t "lab/hunks.tsv: a row for every hunk of patches 1-5 of each series, naming scenario ids" hunk_table
 
 . "$here/bad-input-tests.sh"
 
@@ -383,18 +389,20 @@ if [ -n "${CHECK_FULL:-}" ]; then
 fi
 
 # check-full: every hunk lab/hunks.tsv names scenarios for, reverted from
-# the series up to its patch, fails one of their checks.
+# its series up to its patch, fails one of their checks.
 if [ -n "${CHECK_FULL:-}" ]; then
-	t "lab run completes: $mainline_base and the series without each hunk of lab/hunks.tsv" \
-		sh -c '"$1" "$2"; rc=$?; [ $rc -eq 0 ] || [ $rc -eq 3 ]' - "$here/hunk-run.sh" "$LAB_CACHE/check-results-hunks"
-	if [ -s "$LAB_CACHE/check-results-hunks/latest/hunks.tsv" ]; then
+	for sname in $(tsv_awk '{ print col("series") }' "$top/lab/hunks.tsv" | uniq); do
+		hres=$LAB_CACHE/check-results-hunks-$sname
+		t "lab run completes: $sname, its base and it without each hunk of lab/hunks.tsv" \
+			sh -c '"$1" "$2" "$3"; rc=$?; [ $rc -eq 0 ] || [ $rc -eq 3 ]' - "$here/hunk-run.sh" "$hres" "$sname"
+		[ -s "$hres/latest/hunks.tsv" ] || continue
 		tsv_awk '{ print col("patch"), col("hunk"), col("kernel"), col("failed"), col("proven"), col("scenarios") }' \
-			"$LAB_CACHE/check-results-hunks/latest/hunks.tsv" >"$logs/hunks.txt"
+			"$hres/latest/hunks.tsv" >"$logs/hunks.txt"
 		while read -r p h k failed proven sel; do
-			t "hunk $h of patch $p is needed: $k fails a check of scenario(s) $sel" \
+			t "$sname: hunk $h of patch $p is needed: $k fails a check of scenario(s) $sel" \
 				sh -c 'echo "failed: $1"; [ "$2" = yes ]' - "$failed" "$proven"
 		done <"$logs/hunks.txt"
-	fi
+	done
 fi
 
 # check-full: the stable queue in the lab, base vs queue.

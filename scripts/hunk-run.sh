@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# hunk-run.sh RESULTS: prove that the hunks of lab/hunks.tsv that name
-# scenarios are needed.  For each, a kernel of series/mainline up to the
+# hunk-run.sh RESULTS [SERIES]: prove that the hunks of SERIES (default
+# mainline) that lab/hunks.tsv names scenarios for are needed.  For each,
+# a kernel of series/SERIES up to the
 # hunk's patch with that hunk alone reverted runs those scenarios in the
 # lab, judged by lab/expect.tsv for its patch count; the hunk is proven
 # when one of their checks fails.  The base and the series kernel run them
@@ -15,23 +16,26 @@
 # yes or no) and hunk-results.tsv, a row per hunk and scenario: the share
 # on the top tier and on the local nodes at the end on the base, the
 # series and the series without the hunk, and the checks that kernel
-# failed (lab/hunks.results is one of these; scripts/hunk-table.sh renders
-# it).  Exit status: 0 every hunk proven, 3 one is not, else 1.
+# failed (lab/hunks-SERIES.results is one of these; scripts/hunk-table.sh
+# renders them).  Exit status: 0 every hunk proven, 3 one is not, else 1.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 . "$here/run-lib.sh"
 
-results=${1:?usage: hunk-run.sh RESULTS}
+results=${1:?usage: hunk-run.sh RESULTS [SERIES]}
+sname=${2:-mainline}
 hunks=$here/../lab/hunks.tsv
-sdir=$here/../series/mainline
-series=$(series_kernel mainline)
+sdir=$here/../series/$sname
+[ -f "$sdir/series" ] || die "no series/$sname"
+series=$(series_kernel "$sname")
 base=$(base_kernel "$series")
 version=$(kernel_col "$series" base)
 
 # The rows to prove, and the scenarios they name, checked before any build.
-rows=$(tsv_awk 'col("scenarios") != "-" { print col("patch"), col("hunk"), col("scenarios") }' "$hunks")
-[ -n "$rows" ] || die "$hunks names no scenario for any hunk"
+rows=$(tsv_awk 'col("series") == s && col("scenarios") != "-" { print col("patch"), col("hunk"), col("scenarios") }' \
+	-v s="$sname" "$hunks")
+[ -n "$rows" ] || die "$hunks names no scenario for any hunk of $sname"
 all=$(printf '%s\n' "$rows" | cut -d' ' -f3- | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
 selection=$(run_selection lab "$all")
 
@@ -62,7 +66,7 @@ while read -r p h sel; do
 	name=$version-hunk-$p.$h
 	patch=$(series_patches "$sdir" | sed -n "${p}p")
 	commit=$(printf '%s\n' "$commits" | sed -n "${p}p")
-	[ -n "$patch" ] && [ -n "$commit" ] || die "series/mainline has no patch $p"
+	[ -n "$patch" ] && [ -n "$commit" ] || die "series/$sname has no patch $p"
 	awk -v n="$h" -f "$here/hunk.awk" "$sdir/$patch" >"$tmp/hunk.patch" ||
 		die "patch $p ($patch) has no hunk $h"
 	step "$name: patches 1-$p without hunk $h of patch $p"
@@ -96,7 +100,7 @@ status=0
 		}' "$run_dir/summary.tsv" "$tmp/rows"
 } >"$run_dir/hunks.tsv"
 # The same, a row per hunk and scenario, with what the three kernels showed.
-tsv_awk -v base="$base" -v series="$series" '
+tsv_awk -v base="$base" -v series="$series" -v sname="$sname" '
 	FILENAME ~ /summary.tsv$/ {
 		k = col("kernel"); s = col("scenario")
 		top[k, s] = col("top_pct"); local[k, s] = col("local_pct")
@@ -104,14 +108,14 @@ tsv_awk -v base="$base" -v series="$series" '
 		next
 	}
 	BEGIN {
-		print "patch", "hunk", "scenario", "base_top", "base_local", "series_top", "series_local",
+		print "series", "patch", "hunk", "scenario", "base_top", "base_local", "series_top", "series_local",
 			"hunk_top", "hunk_local", "hunk_failed", "proven"
 	}
 	{
 		n = split(col("scenarios"), sc, " ")
 		for (i = 1; i <= n; i++) {
 			s = sc[i]; h = col("kernel")
-			print col("patch"), col("hunk"), s, top[base, s], local[base, s], top[series, s], local[series, s],
+			print sname, col("patch"), col("hunk"), s, top[base, s], local[base, s], top[series, s], local[series, s],
 				top[h, s], local[h, s], failed[h, s], col("proven")
 		}
 	}' "$run_dir/summary.tsv" "$run_dir/hunks.tsv" >"$run_dir/hunk-results.tsv"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# hunk-table.sh RESULTS: the Markdown table of lab/README.md's hunk proof
-# from RESULTS, a hunk-results.tsv of scripts/hunk-run.sh (committed as
-# lab/hunks.results), and what each hunk does from lab/hunks.tsv.  A
-# row per hunk and scenario: the share of the hot set on the top tier at
+# hunk-table.sh RESULTS...: the Markdown table of lab/README.md's hunk
+# proof from RESULTS, hunk-results.tsv files of scripts/hunk-run.sh (one a
+# series, committed as lab/hunks-SERIES.results), and what each hunk does
+# from lab/hunks.tsv.  A row per series, hunk and scenario: the share of
+# the hot set on the top tier at
 # the end of the run on the base, the series and the series without the
 # hunk, in parentheses the share on the nodes of its CPU where that
 # differs, and the checks of lab/expect.tsv that the kernel without the
@@ -12,24 +13,26 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-results=${1:?usage: hunk-table.sh RESULTS}
-[ -s "$results" ] || die "$results: no hunk results; run scripts/hunk-run.sh (make check-full)"
+[ $# -gt 0 ] || die "usage: hunk-table.sh RESULTS..."
+for f in "$@"; do
+	[ -s "$f" ] || die "$f: no hunk results; run scripts/hunk-run.sh (make check-full)"
+done
 tsv_awk '
 function pct(top, local) {
 	if (top == "")
 		return "-"
 	return top "%" (local != top ? " (" local "%)" : "")
 }
-FILENAME ~ /hunks.tsv$/ { what[col("patch"), col("hunk")] = col("what"); next }
+FILENAME ~ /hunks.tsv$/ { what[col("series"), col("patch"), col("hunk")] = col("what"); next }
 BEGIN {
-	print "| patch.hunk | what it does | scenario | base | series | series without it | its failed checks |"
-	print "|---|---|---|---|---|---|---|"
+	print "| series | patch.hunk | what it does | scenario | base | series | series without it | its failed checks |"
+	print "|---|---|---|---|---|---|---|---|"
 }
 {
-	p = col("patch"); h = col("hunk")
+	sr = col("series"); p = col("patch"); h = col("hunk")
 	f = col("hunk_failed")
 	gsub(/\|/, "\\|", f)
-	printf "| %s.%s | %s | %s | %s | %s | %s | %s |\n", p, h, what[p, h], col("scenario"),
+	printf "| %s | %s.%s | %s | %s | %s | %s | %s | %s |\n", sr, p, h, what[sr, p, h], col("scenario"),
 		pct(col("base_top"), col("base_local")), pct(col("series_top"), col("series_local")),
 		pct(col("hunk_top"), col("hunk_local")), (col("proven") == "yes" ? f : "none: NOT PROVEN")
-}' "$here/../lab/hunks.tsv" "$results"
+}' "$here/../lab/hunks.tsv" "$@"
