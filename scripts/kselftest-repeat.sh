@@ -19,9 +19,7 @@ results=${1:?$usage}
 seriesk=${2:?$usage}
 runs=${3:-20}
 case $runs in '' | *[!0-9]* | 0) die "RUNS must be a positive number, not '$runs'" ;; esac
-kernel_check "$seriesk"
-basek=$(base_kernel "$seriesk")
-[ "$basek" != "$seriesk" ] || die "$seriesk is a base kernel: name a kernel with a series"
+basek=$(series_base "$seriesk")
 test=numa_tiering_promotion
 controls="private_anon private_anon_thp toptier_no_hint_faults"
 dir=$results/kselftest-repeat

@@ -17,9 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 usage="usage: kselftest-run.sh RESULTS KERNEL"
 results=${1:?$usage}
 seriesk=${2:?$usage}
-kernel_check "$seriesk"
-basek=$(base_kernel "$seriesk")
-[ "$basek" != "$seriesk" ] || die "$seriesk is a base kernel: name a kernel with a series"
+basek=$(series_base "$seriesk")
 dir=$results/kselftest
 
 src=$("$here/kernel.sh" --tree "$seriesk")

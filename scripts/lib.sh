@@ -113,6 +113,15 @@ base_kernel() {
 	kernels_awk 'col("kind") == "base" && col("base") "" == b "" { print col("name"); exit }' -v b="$_b"
 }
 
+# series_base NAME: the base kernel of NAME, a kernel with a series (else
+# the script dies).
+series_base() {
+	kernel_check "$1"
+	_b=$(base_kernel "$1")
+	[ "$_b" != "$1" ] || die "$1 is a base kernel: name a kernel with a series"
+	printf '%s\n' "$_b"
+}
+
 # kernel_patches NAME: how many patches of its series NAME has (0 for none).
 kernel_patches() {
 	_s=$(kernel_col "$1" series)
