@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# kselftest-run.sh RESULTS KERNEL: build the mm kselftests of
+# kselftest-run.sh RESULTS KERNEL [TEST...]: build the mm kselftests of
 # lab/kselftest/tests.list from KERNEL's tree (statically), run the same
-# binaries in the lab guest (lab.run=kselftest) on KERNEL's base kernel and
-# on KERNEL (scripts/kernels.tsv) and compare: fails when a test that
+# binaries (only the TESTs, when named) in the lab guest
+# (lab.run=kselftest) on KERNEL's base kernel and on KERNEL
+# (scripts/kernels.tsv) and compare: fails when a test that
 # passes on the base does not pass on KERNEL, also when rerun alone
 # (LAB_KSFT_RERUNS times, default 2).  $LAB_KSFT_TIMEOUT: each guest's
 # time limit (default 1500 s).
@@ -14,9 +15,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 . "$here/run-lib.sh"
 
-usage="usage: kselftest-run.sh RESULTS KERNEL"
+usage="usage: kselftest-run.sh RESULTS KERNEL [TEST...]"
 results=${1:?$usage}
 seriesk=${2:?$usage}
+shift 2
+only=$(printf '%s\n' "$@" | paste -sd, -)
+for t in "$@"; do
+	awk -v t="$t" '!/^#/ && $1 == t { found = 1 } END { exit !found }' "$here/../lab/kselftest/tests.list" ||
+		die "$t is no test of lab/kselftest/tests.list"
+done
 basek=$(series_base "$seriesk")
 dir=$results/kselftest
 
@@ -27,7 +34,7 @@ LAB_GUEST_TIMEOUT=${LAB_KSFT_TIMEOUT:-1500}
 export LAB_GUEST_TIMEOUT
 rm -rf "$dir"
 for k in "$basek" "$seriesk"; do
-	run_boot "$dir" "$k"
+	run_boot "$dir" "$k" ${only:+"ksft_only=$only"}
 done
 rc=0
 awk -f "$here/at-line.awk" -f "$here/../lab/kselftest/compare.awk" "$dir/$basek.console" "$dir/$seriesk.console" \
