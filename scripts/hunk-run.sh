@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# hunk-run.sh RESULTS [SERIES]: prove that the hunks of SERIES (default
-# mainline) that lab/hunks.tsv names scenarios for are needed.  For each,
+# hunk-run.sh RESULTS [SERIES [PATCH.HUNK...]]: prove that the hunks of
+# SERIES (default mainline) that lab/hunks.tsv names scenarios for (or
+# only the PATCH.HUNKs given) are needed.  For each,
 # a kernel of series/SERIES up to the
 # hunk's patch with that hunk alone reverted runs those scenarios in the
 # lab, judged by lab/expect.tsv for its patch count; the hunk is proven
@@ -23,8 +24,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 . "$here/run-lib.sh"
 
-results=${1:?usage: hunk-run.sh RESULTS [SERIES]}
-sname=${2:-mainline}
+results=${1:?usage: hunk-run.sh RESULTS [SERIES [PATCH.HUNK...]]}
+shift
+sname=${1:-mainline}
+[ $# -eq 0 ] || shift
+only=" $* "
 hunks=$here/../lab/hunks.tsv
 sdir=$here/../series/$sname
 [ -f "$sdir/series" ] || die "no series/$sname"
@@ -33,9 +37,11 @@ base=$(base_kernel "$series")
 version=$(kernel_col "$series" base)
 
 # The rows to prove, and the scenarios they name, checked before any build.
-rows=$(tsv_awk 'col("series") == s && col("scenarios") != "-" { print col("patch"), col("hunk"), col("scenarios") }' \
-	-v s="$sname" "$hunks")
-[ -n "$rows" ] || die "$hunks names no scenario for any hunk of $sname"
+rows=$(tsv_awk 'col("series") == s && col("scenarios") != "-" &&
+		(only == "  " || index(only, " " col("patch") "." col("hunk") " ")) {
+		print col("patch"), col("hunk"), col("scenarios")
+	}' -v s="$sname" -v only="$only" "$hunks")
+[ -n "$rows" ] || die "$hunks names no scenario for any hunk of $sname${*:+ among $*}"
 all=$(printf '%s\n' "$rows" | cut -d' ' -f3- | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
 selection=$(run_selection lab "$all")
 

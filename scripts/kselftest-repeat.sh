@@ -62,4 +62,4 @@ run_boot "$dir" "$basek" "ksft_only=$test" "ksft_repeat=$runs" \
 	done
 } >"$dir/repeat.tsv"
 column -t -s "$(printf '\t')" "$dir/repeat.tsv"
-tsv_awk -v want="$runs" 'col("runs") != want || col("pass") != want { bad = 1 } END { exit bad }' "$dir/repeat.tsv"
+tsv_awk 'col("runs") != want || col("pass") != want { bad = 1 } END { exit bad }' -v want="$runs" "$dir/repeat.tsv"
