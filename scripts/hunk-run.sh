@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # hunk-run.sh RESULTS [SERIES [PATCH.HUNK...]]: prove that the hunks of
 # SERIES (default mainline) that lab/hunks.tsv names scenarios for (or
-# only the PATCH.HUNKs given) are needed.  For each,
-# a kernel of series/SERIES up to the
-# hunk's patch with that hunk alone reverted runs those scenarios in the
-# lab, judged by lab/expect.tsv for its patch count; the hunk is proven
-# when one of their checks fails.  The base and the series kernel run them
+# only the PATCH.HUNKs given) are needed.  For each, a kernel of patches
+# 1-5 of series/SERIES (the fixes) with that hunk alone reverted runs
+# those scenarios in the lab, judged by lab/expect.tsv as a kernel with
+# those five patches; the hunk is proven when one of their checks fails.
+# (A prefix of the series up to the hunk's patch would not do: without
+# the later patches a scenario can stay stuck whatever the hunk does.)
+# The base and the kernel of patches 1-5 (scripts/kernels.tsv) run them
 # all once: the checks that compare with the base need it, and the table
-# shows all three.  The kernels are made one after the
-# other in one worktree and one build directory
-# ($LAB_CACHE/{trees,build}/VERSION-hunk), so that each rebuilds only what
-# its hunk and its patch count change.
+# shows all three.  The kernels are made one after the other in one
+# worktree and one build directory ($LAB_CACHE/{trees,build}/VERSION-hunk),
+# so that each rebuilds only what its hunk changes.  A kernel that does
+# not build is a row that is not proven.
 # Writes RESULTS/<date>/ as lab-run.sh does, plus hunks.tsv (patch, hunk,
 # kernel, scenarios, failed: the scenarios with a failed check, proven:
 # yes or no) and hunk-results.tsv, a row per hunk and scenario: the share
@@ -32,7 +34,11 @@ only=" $* "
 hunks=$here/../lab/hunks.tsv
 sdir=$here/../series/$sname
 [ -f "$sdir/series" ] || die "no series/$sname"
-series=$(series_kernel "$sname")
+# The kernel of patches 1-5: SERIES:5, or SERIES itself when it has five.
+series=$(kernels_awk 'col("kind") == "series" && col("series") == s ":5" { print col("name"); exit }' -v s="$sname")
+[ -n "$series" ] || series=$(series_kernel "$sname")
+[ "$(kernel_patches "$series")" = 5 ] ||
+	die "scripts/kernels.tsv has no kernel of patches 1-5 of $sname (a row $sname:5)"
 base=$(base_kernel "$series")
 version=$(kernel_col "$series" base)
 
@@ -50,7 +56,8 @@ run_build "$base" "$series"
 stree=$("$here/kernel.sh" --tree "$series")
 stree_git=$(git -C "$stree" rev-parse --absolute-git-dir)
 base_commit=$(cat "$stree_git/lab-base") || die "$stree: no record of its base commit; remake it (make tree)"
-commits=$(git -C "$stree" rev-list --reverse HEAD --not "$base_commit")
+fixes=$(git -C "$stree" rev-list --reverse HEAD --not "$base_commit" | sed -n 5p)
+[ -n "$fixes" ] || die "$stree: fewer than 5 commits on its base"
 mtree=$LAB_CACHE/trees/$version-hunk
 mbuild=$LAB_CACHE/build/$version-hunk
 if [ ! -e "$mtree" ]; then
@@ -71,20 +78,22 @@ printf 'patch\thunk\tkernel\tscenarios\n' >"$tmp/rows"
 while read -r p h sel; do
 	name=$version-hunk-$p.$h
 	patch=$(series_patches "$sdir" | sed -n "${p}p")
-	commit=$(printf '%s\n' "$commits" | sed -n "${p}p")
-	[ -n "$patch" ] && [ -n "$commit" ] || die "series/$sname has no patch $p"
+	[ -n "$patch" ] || die "series/$sname has no patch $p"
 	awk -v n="$h" -f "$here/hunk.awk" "$sdir/$patch" >"$tmp/hunk.patch" ||
 		die "patch $p ($patch) has no hunk $h"
-	step "$name: patches 1-$p without hunk $h of patch $p"
-	git -C "$mtree" checkout -q -f --detach "$commit"
+	step "$name: patches 1-5 without hunk $h of patch $p"
+	git -C "$mtree" checkout -q -f --detach "$fixes"
 	git -C "$mtree" apply -R "$tmp/hunk.patch" 2>/dev/null ||
 		git -C "$mtree" apply -R -C1 "$tmp/hunk.patch" ||
-		die "hunk $h of patch $p does not revert from patches 1-$p; say why in $hunks instead"
-	bz=$("$here/build-kernel.sh" "$mtree" "$mbuild") || exit 1
+		die "hunk $h of patch $p does not revert from patches 1-5; say why in $hunks instead"
+	if ! bz=$("$here/build-kernel.sh" "$mtree" "$mbuild"); then
+		printf '%s\t%s\t%s\t%s\n' "$p" "$h" "$name" "$sel" >>"$tmp/nobuild"
+		continue
+	fi
 	"$here/run-guest.sh" -d "$run_disk" "$bz" "$run_initrd" "$run_dir/$name.console" \
 		"$run_args" "lab.scenarios=$(run_selection lab "$sel")" ||
 		die "the guest of $name failed (console: $run_dir/$name.console)"
-	run_row "$run_dir/kernels.tsv" "kernel kind base_kernel patches" "$name" series "$base" "$p"
+	run_row "$run_dir/kernels.tsv" "kernel kind base_kernel patches" "$name" series "$base" 5
 	run_parse "$run_dir" "$name" series
 	printf '%s\t%s\t%s\t%s\n' "$p" "$h" "$name" "$sel" >>"$tmp/rows"
 done <"$tmp/todo"
@@ -104,9 +113,10 @@ status=0
 					f = f (f == "" ? "" : " ") s[i]
 			print col("patch"), col("hunk"), col("kernel"), col("scenarios"), (f == "" ? "-" : f), (f == "" ? "no" : "yes")
 		}' "$run_dir/summary.tsv" "$tmp/rows"
+	[ ! -s "$tmp/nobuild" ] || sed 's/$/\tdoes-not-build\tno/' "$tmp/nobuild"
 } >"$run_dir/hunks.tsv"
 # The same, a row per hunk and scenario, with what the three kernels showed.
-tsv_awk -v base="$base" -v series="$series" -v sname="$sname" '
+tsv_awk '
 	FILENAME ~ /summary.tsv$/ {
 		k = col("kernel"); s = col("scenario")
 		top[k, s] = col("top_pct"); local[k, s] = col("local_pct")
@@ -124,7 +134,8 @@ tsv_awk -v base="$base" -v series="$series" -v sname="$sname" '
 			print sname, col("patch"), col("hunk"), s, top[base, s], local[base, s], top[series, s], local[series, s],
 				top[h, s], local[h, s], failed[h, s], col("proven")
 		}
-	}' "$run_dir/summary.tsv" "$run_dir/hunks.tsv" >"$run_dir/hunk-results.tsv"
+	}' -v base="$base" -v series="$series" -v sname="$sname" "$run_dir/summary.tsv" "$run_dir/hunks.tsv" \
+	>"$run_dir/hunk-results.tsv"
 rm -rf "$tmp"
 tsv_awk 'col("proven") != "yes" { bad = 1 } END { exit bad }' "$run_dir/hunks.tsv" || status=3
 run_publish "$run_dir" "$results" >/dev/null
