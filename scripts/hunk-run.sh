@@ -48,7 +48,8 @@ rows=$(tsv_awk 'col("series") == s && col("scenarios") != "-" &&
 		print col("patch"), col("hunk"), col("scenarios")
 	}' -v s="$sname" -v only="$only" "$hunks")
 [ -n "$rows" ] || die "$hunks names no scenario for any hunk of $sname${*:+ among $*}"
-all=$(printf '%s\n' "$rows" | cut -d' ' -f3- | tr ' ' '\n' | awk '!seen[$0]++' | tr '\n' ' ')
+# (tsv_awk prints tabs between the columns, blanks within scenarios.)
+all=$(printf '%s\n' "$rows" | awk '{ for (i = 3; i <= NF; i++) if (!seen[$i]++) printf "%s ", $i }')
 selection=$(run_selection lab "$all")
 
 run_guest lab
