@@ -177,7 +177,9 @@ run_publish() {
 # repository's commit, the command, date and number of runs, and the
 # machine, for the reports.
 run_versions() {
-	_ks=$(tsv_awk '{ print col("kernel") }' "$1/kernels.tsv")
+	# Kernels of scripts/kernels.tsv only: hunk-run.sh's mutants are
+	# variants of the kernels run beside them.
+	_ks=$(tsv_awk '{ print col("kernel") }' "$1/kernels.tsv" | grep -xF "$(kernel_names)")
 	for _b in $(for _k in $_ks; do kernel_col "$_k" base; done | awk '!seen[$0]++'); do
 		printf 'Linux %s (Debian %s %s)\n' "$_b" "$(base_col "$_b" package)" "$(base_col "$_b" version)"
 	done
