@@ -398,7 +398,7 @@ if [ -n "${CHECK_FULL:-}" ]; then
 fi
 
 # check-full: every hunk lab/hunks.tsv names scenarios for, reverted from
-# its series up to its patch, fails one of their checks.
+# patches 1-5 of its series, fails one of their checks.
 if [ -n "${CHECK_FULL:-}" ]; then
 	for sname in $(tsv_awk '{ print col("series") }' "$top/lab/hunks.tsv" | uniq); do
 		hres=$LAB_CACHE/check-results-hunks-$sname

@@ -4,11 +4,10 @@
 # proof from RESULTS, hunk-results.tsv files of scripts/hunk-run.sh (one a
 # series, committed as lab/hunks-SERIES.results), and what each hunk does
 # from lab/hunks.tsv.  A row per series, hunk and scenario: the share of
-# the hot set on the top tier at
-# the end of the run on the base, the series and the series without the
-# hunk, in parentheses the share on the nodes of its CPU where that
-# differs, and the checks of lab/expect.tsv that the kernel without the
-# hunk failed.
+# the hot set on the top tier at the end of the run on the base, on
+# patches 1-5 of the series and on those without the hunk, in parentheses
+# the share on the nodes of its CPU where that differs, and the checks of
+# lab/expect.tsv that the kernel without the hunk failed.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
