@@ -180,11 +180,14 @@ repeat_made_up() {
 t "REPEAT: medians, ranges and verdicts over three made-up runs" repeat_made_up
 t "README and lab/README: generated tables equal what they are made from" \
 	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
-# lab/hunks.tsv: for each series it names, one row for each hunk of its
-# patches 1-5, in order, and the scenarios it names are scenario ids of
-# the lab run.
+# lab/hunks.tsv: for each series it names (hunk_series), one row for each
+# hunk of its patches 1-5, in order, and the scenarios it names are
+# scenario ids of the lab run.
+hunk_series() {
+	tsv_awk '{ print col("series") }' "$top/lab/hunks.tsv" | uniq
+}
 hunk_table() {
-	for series in $(tsv_awk '{ print col("series") }' "$top/lab/hunks.tsv" | uniq); do
+	for series in $(hunk_series); do
 		sdir=$top/series/$series
 		[ -f "$sdir/series" ] || { echo "lab/hunks.tsv: no series/$series"; return 1; }
 		want=$(for p in 1 2 3 4 5; do
@@ -400,7 +403,7 @@ fi
 # check-full: every hunk lab/hunks.tsv names scenarios for, reverted from
 # patches 1-5 of its series, fails one of their checks.
 if [ -n "${CHECK_FULL:-}" ]; then
-	for sname in $(tsv_awk '{ print col("series") }' "$top/lab/hunks.tsv" | uniq); do
+	for sname in $(hunk_series); do
 		hres=$LAB_CACHE/check-results-hunks-$sname
 		t "lab run completes: $sname, its base and it without each hunk of lab/hunks.tsv" \
 			sh -c '"$1" "$2" "$3"; rc=$?; [ $rc -eq 0 ] || [ $rc -eq 3 ]' - "$here/hunk-run.sh" "$hres" "$sname"
