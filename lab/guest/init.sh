@@ -82,6 +82,9 @@ mount_filesystems() {
 	mkdir -p /tmp /dev/shm
 	mount -t tmpfs tmpfs /tmp
 	mount -t tmpfs tmpfs /dev/shm
+	# Scenario 11.6's file: huge folios, mapped by PMDs.
+	mkdir -p /huge
+	mount -t tmpfs -o huge=always tmpfs /huge
 	# The guest's disk (scripts/mkdisk.sh), when it has one: ext4, whose
 	# page cache is of file-LRU folios (scenario 13).
 	if [ -b /dev/vda ]; then

@@ -4,10 +4,12 @@
  * mapped read-only MAP_SHARED and read in a loop.  On 7.3.4
  * task_numa_work() skips read-only file VMAs (NUMAB_SKIP_SHARED_RO), so it
  * is never promoted.  The file lives on tmpfs (-d), so its folios are
- * shmem folios.
+ * shmem folios.  With -H it lives on a tmpfs mounted huge=always (/huge in
+ * the guest) and must be mapped by PMDs: the huge-PMD path of the scan.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 
@@ -19,10 +21,13 @@ static const char usage[] =
 	"read in a loop by NPROC processes (children inherit the mapping).\n"
 	"  -d DIR       directory of the file (default /tmp, a tmpfs)\n"
 	"  -p NPROC     processes (default 1)\n"
+	"  -H           the whole mapping must be mapped by PMDs (DIR a tmpfs\n"
+	"               mounted huge=always)\n"
 	"Defaults: -s 3 -m 2 -t 20 -M 64.\n";
 
 static const char *dir = "/tmp";
 static unsigned long nr_procs = 1;
+static int pmd_mapped;
 
 static int parse_opt(int opt, const char *arg)
 {
@@ -32,8 +37,39 @@ static int parse_opt(int opt, const char *arg)
 		return 0;
 	case 'p':
 		return lab_parse_ulong(arg, 1, LAB_MAX_PROCS, &nr_procs);
+	case 'H':
+		pmd_mapped = 1;
+		return 0;
 	}
 	return -1;
+}
+
+/*
+ * The bytes of the mapping at @addr that are mapped by PMDs, from its
+ * ShmemPmdMapped or FilePmdMapped line in /proc/self/smaps, or -1.
+ */
+static long pmd_mapped_bytes(const void *addr)
+{
+	char line[256], want[32];
+	long kb, ret = -1;
+	int in_vma = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
+	while (fgets(line, sizeof(line), f)) {
+		if (strchr(line, '-') && strchr(line, '-') < strchr(line, ' ')) {
+			in_vma = !strncmp(line, want, strlen(want));
+			continue;
+		}
+		if (in_vma && (sscanf(line, "ShmemPmdMapped: %ld kB", &kb) == 1 ||
+			       sscanf(line, "FilePmdMapped: %ld kB", &kb) == 1))
+			ret = (ret < 0 ? 0 : ret) + kb * 1024;
+	}
+	fclose(f);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -41,9 +77,10 @@ int main(int argc, char **argv)
 	struct lab_region hot;
 	struct lab_opts o;
 	char path[256];
+	long pmd;
 
 	lab_opts_init(&o, "3", 2, 20, 64);
-	lab_parse_args(&o, argc, argv, usage, "d:p:", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "d:p:H", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
 
@@ -51,5 +88,12 @@ int main(int argc, char **argv)
 	hot.len = o.size;
 	hot.addr = lab_map_file_on_node(path, hot.len, o.node, PROT_READ,
 					MAP_SHARED);
+	pmd = hot.addr && pmd_mapped ? pmd_mapped_bytes(hot.addr) : 0;
+	if (hot.addr && pmd_mapped && pmd != (long)hot.len) {
+		lab_warn("%s: %ld of %zu bytes mapped by PMDs", path, pmd,
+			 hot.len);
+		lab_error(o.scenario, "not PMD-mapped");
+		return 1;
+	}
 	return lab_run_hot_region(&o, "ro-file", &hot, nr_procs);
 }
