@@ -208,16 +208,31 @@ t "lab/hunks.tsv: a row for every hunk of patches 1-5 of each series, naming sce
 
 . "$here/bad-input-tests.sh"
 
+# The kernels under test: each series' kernel and the base it is built on.
+mainline=$(series_kernel mainline)
+mainline_base=$(base_kernel "$mainline")
+
+# The lab's two kernels build in the background from the end of the
+# mainline checks on, beside the stable queue's checks (downloads and git,
+# mostly waiting); the lab run, which would build them, waits for it.  In
+# a session of its own, so that the whole build stops with the suite.
+prebuild_pid=
+prebuild_stop() {
+	[ -z "$prebuild_pid" ] || kill -TERM -- "-$prebuild_pid" 2>/dev/null
+}
+trap prebuild_stop EXIT
+trap 'exit 130' INT TERM
 for sdir in "$top"/series/mainline "$top"/series/queue-6.12; do
 	[ -f "$sdir/series" ] || continue
 	t "$(basename "$sdir"): patch numbers in the subjects match the series file" series_numbers "$sdir"
 	. "$here/series-tests.sh"
+	if [ "$sdir" = "$top/series/mainline" ]; then
+		setsid sh -c '"$1" "$2" && "$1" "$3"' - "$here/kernel.sh" "$mainline_base" "$mainline" \
+			>"$logs/prebuild.log" 2>&1 &
+		prebuild_pid=$!
+	fi
 done
 . "$here/tree-tests.sh"
-
-# The kernels under test: each series' kernel and the base it is built on.
-mainline=$(series_kernel mainline)
-mainline_base=$(base_kernel "$mainline")
 
 # lab-run.sh exits 3 when the run completed but some verdict failed: those
 # are counted row by row below.  Its scenarios: suite check, or full
@@ -270,6 +285,15 @@ negative_control() {
 		- "$here/base-as-series.sh" "$1" "$2" "${fixes%|*}" "$may"
 }
 
+prebuilt() {
+	[ -n "$prebuild_pid" ] || { echo "no background build was started"; return 1; }
+	wait "$prebuild_pid"
+	rc=$?
+	prebuild_pid=
+	cat "$logs/prebuild.log"
+	return $rc
+}
+t "lab kernels build (in the background since the mainline checks): $mainline_base $mainline" prebuilt
 t "lab run completes: $mainline_base $mainline" lab_run "$LAB_CACHE/check-results" "$mainline_base" "$mainline"
 verdicts "$LAB_CACHE/check-results/latest/summary.tsv"
 negative_control "$LAB_CACHE/check-results/latest" "$mainline_base"

@@ -15,12 +15,14 @@ t "$sname: base $sbase downloaded, verified and in git" "$here/base-tree.sh" "$s
 btree=$("$here/base-tree.sh" "$sbase" 2>/dev/null)
 t "$sname: applies with git am on $sbase" "$here/series-tree.sh" "$sdir" "$btree" HEAD "$stree"
 # Making the trees (git add of a whole kernel, git am) starts no git
-# process that outlives it, such as a detached git gc --auto.
+# process that outlives it, such as a detached git gc --auto.  Only this
+# series' trees count: the lab's kernels may be building meanwhile
+# (check.sh), and a kernel build runs git in its tree.
 no_git_left() {
 	left=
 	for p in $(pgrep -x git); do
 		case $(readlink "/proc/$p/cwd") in
-		"$LAB_CACHE"/*) left="$left $(tr '\0' ' ' <"/proc/$p/cmdline")" ;;
+		"$btree" | "$btree"/* | "$btree"-* | "$stree" | "$stree"/*) left="$left $(tr '\0' ' ' <"/proc/$p/cmdline")" ;;
 		esac
 	done
 	[ -z "$left" ] || { echo "still running:$left"; return 1; }
@@ -108,10 +110,16 @@ t "$sname: base-commit is the reproducible commit of base $sbase" base_commit_li
 
 # One mbox applies with git am and with b4 am.
 # A fresh worktree each time, removed whatever the outcome, so that no
-# earlier run's leftovers decide this one.
+# earlier run's leftovers decide this one.  It checks out only the files
+# the mbox touches (a sparse checkout: the index is the whole base), which
+# is all git am reads and writes; a whole kernel would take 15-20 s.
 mbox_applies() {
 	wt=$(mktemp -d "$LAB_CACHE/trees/.mbox-$sname.XXXXXX") || return 1
-	git -C "$btree" worktree add -q -f --detach "$wt" HEAD &&
+	# shellcheck disable=SC2046 # one pattern a path
+	git -C "$btree" worktree add -q -f --no-checkout --detach "$wt" HEAD &&
+		git -C "$wt" sparse-checkout set --no-cone \
+			$(sed -n 's|^diff --git a/\([^ ]*\) b/.*|/\1|p' "$1" | sort -u) &&
+		git -C "$wt" read-tree -mu HEAD &&
 		git -C "$wt" -c user.name=lab -c user.email=lab@localhost am -q "$1" &&
 		echo "applied $(git -C "$wt" rev-list --count HEAD ^"$(git -C "$btree" rev-parse HEAD)") commits"
 	rc=$?
