@@ -212,10 +212,11 @@ t "lab/hunks.tsv: a row for every hunk of patches 1-5 of each series, naming sce
 mainline=$(series_kernel mainline)
 mainline_base=$(base_kernel "$mainline")
 
-# The lab's two kernels build in the background from the end of the
+# The lab's base kernel builds in the background from the end of the
 # mainline checks on, beside the stable queue's checks (downloads and git,
-# mostly waiting); the lab run, which would build them, waits for it.  In
-# a session of its own, so that the whole build stops with the suite.
+# mostly waiting); the lab run builds the series kernel while the base
+# boots (run_build).  In a session of its own, so that the whole build
+# stops with the suite.
 prebuild_pid=
 prebuild_stop() {
 	[ -z "$prebuild_pid" ] || kill -TERM -- "-$prebuild_pid" 2>/dev/null
@@ -227,8 +228,7 @@ for sdir in "$top"/series/mainline "$top"/series/queue-6.12; do
 	t "$(basename "$sdir"): patch numbers in the subjects match the series file" series_numbers "$sdir"
 	. "$here/series-tests.sh"
 	if [ "$sdir" = "$top/series/mainline" ]; then
-		setsid sh -c '"$1" "$2" && "$1" "$3"' - "$here/kernel.sh" "$mainline_base" "$mainline" \
-			>"$logs/prebuild.log" 2>&1 &
+		setsid "$here/kernel.sh" "$mainline_base" >"$logs/prebuild.log" 2>&1 &
 		prebuild_pid=$!
 	fi
 done
@@ -293,7 +293,7 @@ prebuilt() {
 	cat "$logs/prebuild.log"
 	return $rc
 }
-t "lab kernels build (in the background since the mainline checks): $mainline_base $mainline" prebuilt
+t "lab kernel $mainline_base builds (in the background since the mainline checks)" prebuilt
 t "lab run completes: $mainline_base $mainline" lab_run "$LAB_CACHE/check-results" "$mainline_base" "$mainline"
 verdicts "$LAB_CACHE/check-results/latest/summary.tsv"
 negative_control "$LAB_CACHE/check-results/latest" "$mainline_base"

@@ -41,6 +41,13 @@ if [ -n "$build_only" ]; then
 	exit 0
 fi
 
+# One kernel is made by one kernel.sh at a time: a lab run builds its
+# next kernels in the background (run_build) and boots them when they are
+# done, which is when it gets this lock.
+mkdir -p "$LAB_CACHE/build"
+exec 9>"$LAB_CACHE/build/$name.lock"
+flock 9
+
 tree=$("$here/base-tree.sh" "$base")
 if [ "$series" != - ]; then
 	count=

@@ -11,7 +11,8 @@
 #                                 (ARG: its config fragment) or kselftest
 #                                 (mm kselftests from kernel tree ARG)
 #   run_bin                       the directory of the guest programs
-#   run_build KERNEL...           build the kernels before any guest runs
+#   run_build KERNEL...           build the first kernel, the others in the
+#                                 background
 #   run_dir=$(run_start RESULTS)  a fresh run directory, removed when the
 #                                 script exits unless published
 #   run_boot DIR KERNEL [ARG...]  boot KERNEL with guest arguments ARG:
@@ -35,7 +36,12 @@ done
 # A run directory not yet published when the script exits is removed: a
 # failed run leaves nothing half-written.
 run_dir=
-trap '[ -z "$run_dir" ] || rm -rf "$run_dir"' EXIT
+run_exit() {
+	[ -z "$run_dir" ] || rm -rf "$run_dir"
+	# run_build's background builds, in a session of their own.
+	[ -z "${run_build_pid:-}" ] || kill -TERM -- "-$run_build_pid" 2>/dev/null
+}
+trap run_exit EXIT
 trap 'exit 130' INT TERM
 
 # run_selection RUN SELECTIONS: SELECTIONS (space or comma separated) of
@@ -107,15 +113,23 @@ run_kernel() {
 	printf '%s\n' "$_bz"
 }
 
-# run_build KERNEL...: build them all first, so that a failed build stops
-# the run before any guest time is spent.
+# run_build KERNEL...: build the first kernel; the others build one after
+# the other in the background at the lowest priority, on the CPU time the
+# first one's guest leaves (under emulation its workload rarely keeps
+# every CPU busy).  kernel.sh builds a kernel once at a time, so run_boot
+# of a kernel waits for its build; a build that fails in the background
+# is tried again there and stops the run with its error.
 run_build() {
-	for _k in "$@"; do
-		_bz=$(run_kernel "$_k") || exit 1
-		run_built="$run_built$_k$run_tab$_bz
+	_bz=$(run_kernel "$1") || exit 1
+	run_built="$1$run_tab$_bz
 "
-	done
+	shift
+	[ $# -gt 0 ] || return 0
+	setsid nice -n 19 sh -c 'k=$1 f=$2; shift 2; for n; do "$k" "$n" ${f:+"$f"} >/dev/null || exit; done' \
+		- "$here/kernel.sh" "${run_frags:-}" "$@" &
+	run_build_pid=$!
 }
+run_build_pid=
 
 # run_start RESULTS: print a new run directory under RESULTS; assigned to
 # run_dir, it is removed when the script exits before run_publish.
