@@ -41,14 +41,14 @@ if [ -n "$build_only" ]; then
 	exit 0
 fi
 
+tree=$("$here/base-tree.sh" "$base")
 # One kernel is made by one kernel.sh at a time: a lab run builds its
 # next kernels in the background (run_build) and boots them when they are
-# done, which is when it gets this lock.
+# done, which is when it gets this lock.  (Taken once the base exists: a
+# refused base leaves nothing in the cache.)
 mkdir -p "$LAB_CACHE/build"
 exec 9>"$LAB_CACHE/build/$name.lock"
 flock 9
-
-tree=$("$here/base-tree.sh" "$base")
 if [ "$series" != - ]; then
 	count=
 	case $series in *:*) count=${series#*:} ;; esac
