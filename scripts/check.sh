@@ -219,7 +219,7 @@ mainline_base=$(base_kernel "$mainline")
 # stops with the suite.
 prebuild_pid=
 prebuild_stop() {
-	[ -z "$prebuild_pid" ] || kill -s TERM -- "-$prebuild_pid" 2>/dev/null
+	[ -z "$prebuild_pid" ] || kill -s TERM -- "-$prebuild_pid" 2>/dev/null || :
 }
 trap prebuild_stop EXIT
 trap 'exit 130' INT TERM
