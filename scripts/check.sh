@@ -218,10 +218,7 @@ mainline_base=$(base_kernel "$mainline")
 # boots (run_build).  In a session of its own, so that the whole build
 # stops with the suite.
 prebuild_pid=
-prebuild_stop() {
-	[ -z "$prebuild_pid" ] || kill -s TERM -- "-$prebuild_pid" 2>/dev/null || :
-}
-trap prebuild_stop EXIT
+trap '[ -z "$prebuild_pid" ] || kill_session "$prebuild_pid"' EXIT
 trap 'exit 130' INT TERM
 for sdir in "$top"/series/mainline "$top"/series/queue-6.12; do
 	[ -f "$sdir/series" ] || continue

@@ -16,6 +16,13 @@ step() {
 	printf '==> %s\n' "$*" >&2
 }
 
+# kill_session PID: stop the background job PID started with setsid and
+# everything it started (its session's process group).  dash's kill takes
+# only this form; a job already gone is no error, also under set -e.
+kill_session() {
+	kill -s TERM -- "-$1" 2>/dev/null || :
+}
+
 # need CMD PACKAGE: fail with a hint when a tool is missing.
 need() {
 	command -v "$1" >/dev/null 2>&1 ||

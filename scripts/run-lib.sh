@@ -39,7 +39,7 @@ run_dir=
 run_exit() {
 	[ -z "$run_dir" ] || rm -rf "$run_dir"
 	# run_build's background builds, in a session of their own.
-	[ -z "${run_build_pid:-}" ] || kill -s TERM -- "-$run_build_pid" 2>/dev/null || :
+	[ -z "${run_build_pid:-}" ] || kill_session "$run_build_pid"
 }
 trap run_exit EXIT
 trap 'exit 130' INT TERM
