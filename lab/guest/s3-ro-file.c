@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 
@@ -50,18 +49,19 @@ static int parse_opt(int opt, const char *arg)
  */
 static long pmd_mapped_bytes(const void *addr)
 {
-	char line[256], want[32];
+	unsigned long start, end;
 	long kb, ret = -1;
+	char line[256];
 	int in_vma = 0;
 	FILE *f;
 
 	f = fopen("/proc/self/smaps", "r");
 	if (!f)
 		return -1;
-	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
 	while (fgets(line, sizeof(line), f)) {
-		if (strchr(line, '-') && strchr(line, '-') < strchr(line, ' ')) {
-			in_vma = !strncmp(line, want, strlen(want));
+		/* A VMA's first line: "START-END perms ..." */
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2) {
+			in_vma = start == (unsigned long)addr;
 			continue;
 		}
 		if (in_vma && (sscanf(line, "ShmemPmdMapped: %ld kB", &kb) == 1 ||
@@ -77,7 +77,6 @@ int main(int argc, char **argv)
 	struct lab_region hot;
 	struct lab_opts o;
 	char path[256];
-	long pmd;
 
 	lab_opts_init(&o, "3", 2, 20, 64);
 	lab_parse_args(&o, argc, argv, usage, "d:p:H", parse_opt);
@@ -88,12 +87,15 @@ int main(int argc, char **argv)
 	hot.len = o.size;
 	hot.addr = lab_map_file_on_node(path, hot.len, o.node, PROT_READ,
 					MAP_SHARED);
-	pmd = hot.addr && pmd_mapped ? pmd_mapped_bytes(hot.addr) : 0;
-	if (hot.addr && pmd_mapped && pmd != (long)hot.len) {
-		lab_warn("%s: %ld of %zu bytes mapped by PMDs", path, pmd,
-			 hot.len);
-		lab_error(o.scenario, "not PMD-mapped");
-		return 1;
+	if (hot.addr && pmd_mapped) {
+		long pmd = pmd_mapped_bytes(hot.addr);
+
+		if (pmd != (long)hot.len) {
+			lab_warn("%s: %ld of %zu bytes mapped by PMDs", path,
+				 pmd, hot.len);
+			lab_error(o.scenario, "not PMD-mapped");
+			return 1;
+		}
 	}
 	return lab_run_hot_region(&o, "ro-file", &hot, nr_procs);
 }
