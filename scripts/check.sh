@@ -396,13 +396,31 @@ else
 	t "kselftest numa_tiering_promotion runs on $mainline_base and $mainline" \
 		"$here/kselftest-run.sh" "$LAB_CACHE/check-results/latest" "$mainline" numa_tiering_promotion
 fi
-ksft_result() {
-	awk -v k="$1" -v t="$2" -v want="$3" '
-		/^@@ kselftest / && index($0, " name=" t " ") { r = $0; sub(/.* result=/, "", r); sub(/ .*/, "", r) }
-		END { print k ": " t " " r; exit r != want }' "$LAB_CACHE/check-results/latest/kselftest/$1.console"
+# ksft_cases KERNEL COLUMN: every case of numa_tiering_promotion in
+# KERNEL's kselftest console ended as lab/kselftest/promotion-cases.tsv
+# says in COLUMN, and the run has every case of the table and no other.
+ksft_cases() {
+	awk -v fixture=numa_tiering -f "$here/ksft-cases.awk" \
+		"$LAB_CACHE/check-results/latest/kselftest/$1.console" >"$logs/ksft-cases-$1.tsv"
+	tsv_awk 'FILENAME == ARGV[1] { want[col("case")] = col(c); next }
+		{ got[col("case")] = col("result") }
+		END {
+			for (k in want) {
+				r = k in got ? got[k] : "not run"
+				print k ": " r (r == want[k] ? "" : ", not " want[k])
+				bad += r != want[k]
+			}
+			for (k in got)
+				if (!(k in want)) {
+					print k ": " got[k] ", a case lab/kselftest/promotion-cases.tsv does not have"
+					bad++
+				}
+			exit bad > 0
+		}' -v c="$2" "$top/lab/kselftest/promotion-cases.tsv" "$logs/ksft-cases-$1.tsv"
 }
-t "kselftest numa_tiering_promotion fails on $mainline_base (the bug)" ksft_result "$mainline_base" numa_tiering_promotion fail
-t "kselftest numa_tiering_promotion passes on $mainline" ksft_result "$mainline" numa_tiering_promotion pass
+t "kselftest numa_tiering_promotion on $mainline_base: the cases of the bugs fail, the controls pass" \
+	ksft_cases "$mainline_base" base
+t "kselftest numa_tiering_promotion on $mainline: every case passes" ksft_cases "$mainline" series
 if [ -n "${CHECK_FULL:-}" ]; then
 	t "kselftest numa_tiering_promotion: 20 runs pass on $mainline, 20 of its controls on $mainline_base" \
 		"$here/kselftest-repeat.sh" "$LAB_CACHE/check-results/latest" "$mainline" 20

@@ -4,8 +4,8 @@
 # numa_tiering_promotion, RUNS times (default 20) in one guest on KERNEL,
 # and its control cases as many times on KERNEL's base kernel, where the
 # cases the series fixes fail by design.  The controls are the cases that
-# need no fix: a private region in small pages and in THP, and hot
-# top-tier memory that takes no hinting fault.
+# need no fix (lab/kselftest/promotion-cases.tsv: those that pass on the
+# base).
 # Writes RESULTS/kselftest-repeat/: KERNEL.console, BASE.console and
 # repeat.tsv (kernel, cases, runs, pass, fail, skip, failed: TAP cases
 # that failed, CASE=TIMES).  Exit status 1 when a run did not pass.
@@ -21,7 +21,7 @@ runs=${3:-20}
 case $runs in '' | *[!0-9]* | 0) die "RUNS must be a positive number, not '$runs'" ;; esac
 basek=$(series_base "$seriesk")
 test=numa_tiering_promotion
-controls="private_anon private_anon_thp toptier_no_hint_faults"
+controls=$(tsv_awk 'col("base") == "pass" { print col("case") }' "$here/../lab/kselftest/promotion-cases.tsv")
 dir=$results/kselftest-repeat
 
 src=$("$here/kernel.sh" --tree "$seriesk")
