@@ -402,10 +402,11 @@ fi
 ksft_cases() {
 	awk -v fixture=numa_tiering -f "$here/ksft-cases.awk" \
 		"$LAB_CACHE/check-results/latest/kselftest/$1.console" >"$logs/ksft-cases-$1.tsv"
-	tsv_awk 'FILENAME == ARGV[1] { want[col("case")] = col(c); next }
+	tsv_awk 'FILENAME == ARGV[1] { want[col("case")] = col(c); order[++n] = col("case"); next }
 		{ got[col("case")] = col("result") }
 		END {
-			for (k in want) {
+			for (i = 1; i <= n; i++) {
+				k = order[i]
 				r = k in got ? got[k] : "not run"
 				print k ": " r (r == want[k] ? "" : ", not " want[k])
 				bad += r != want[k]
