@@ -59,6 +59,8 @@ static const char usage[] =
 	"               (mm->numa_scan_seq; default 3)\n"
 	"  -R MODE      kernel.numa_balancing of the top-tier phase (default:\n"
 	"               -m); 2 gives the VMAs no fault there, in any mode\n"
+	"  -C           cold: once demoted, the VMAs are read no more (the\n"
+	"               threads keep running, reading the eater if any)\n"
 	"  -L           print the limits of -n and -T and exit:\n"
 	"               max_vmas=N max_threads=N\n"
 	"The hot VMAs start the top-tier phase on node " XSTR(LAB_TOP_NODE) "\n"
@@ -72,12 +74,14 @@ static unsigned long eater_mib = 512;
 static unsigned long top_max_secs = 30;
 static unsigned long top_seqs = 3;
 static int top_mode = -1;	/* -R, or -1: -m */
+static bool cold;		/* -C */
 
 static struct lab_region *hot;
 static struct lab_region eater;
 static atomic_bool stop_readers;
 static atomic_bool pause_readers;	/* while the hot VMAs are demoted */
 static atomic_bool eater_ready;		/* populated, read it too */
+static atomic_bool hot_done;		/* -C: demoted, read them no more */
 
 /* A "# s5 ..." progress line with the time since start: prose, not parsed. */
 static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
@@ -116,6 +120,9 @@ static int parse_opt(int opt, const char *arg)
 		if (lab_parse_ulong(arg, 0, 3, &val))
 			return -1;
 		top_mode = val;
+		return 0;
+	case 'C':
+		cold = true;
 		return 0;
 	case 'L':
 		/* Before any set-up: it runs on the host too. */
@@ -165,7 +172,8 @@ static void *reader(void *arg)
 			usleep(10 * 1000);
 			continue;
 		}
-		for (i = 0; i < nr_vmas; i++)
+		for (i = 0; i < nr_vmas &&
+		     !atomic_load_explicit(&hot_done, memory_order_relaxed); i++)
 			lab_touch(hot[i].addr, hot[i].len);
 		if (atomic_load_explicit(&eater_ready, memory_order_relaxed))
 			lab_touch(eater.addr, eater.len);
@@ -203,6 +211,8 @@ static long populate_and_demote(int node)
 	if (eater.len)
 		populate_budget_eater();
 	left = lab_move_regions(hot, nr_vmas, node);
+	if (cold)
+		atomic_store(&hot_done, true);
 	atomic_store(&pause_readers, false);
 	return left;
 }
@@ -220,7 +230,7 @@ int main(int argc, char **argv)
 
 	lab_opts_init(&o, "5", 2, 60, 0);
 	lab_opts_add_knob(&o, "scan_size_mb=16");
-	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:R:L", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:R:CL", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
 
