@@ -20,7 +20,8 @@ INTERNAL_VARS := CHECK_FULL CROSS_COMPILE LAB_LOOSE_CONFIG LAB_SUITE LAB_TARGETS
 # The Debian packages the lab needs (make deps installs them as root).
 DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
 	xz-utils gzip ccache git qemu-system-x86 busybox-static gnuplot-nox \
-	sparse gcc-aarch64-linux-gnu b4 file libnuma-dev python3-ply python3-git shellcheck e2fsprogs
+	sparse gcc-aarch64-linux-gnu b4 file libnuma-dev python3-ply python3-git shellcheck e2fsprogs \
+	stress-ng trinity
 
 .PHONY: help deps demo demo-stable demo-damon scale peer peer-doc check check-full tree export mbox kernels clean-results
 

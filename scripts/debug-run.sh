@@ -12,8 +12,13 @@
 # Exit status 0 only when the console holds no kernel report
 # (lab/debug/reports.awk: WARN, BUG, lockdep, KASAN, ...), the guest
 # reached "@@ done" with a lower memory tier, printed no "@@ error" line,
-# a "@@ stress" line for both modes and lockdep was still on at the end.
-# Otherwise 1, with the first report's lines or what is missing.
+# a "@@ stress" line for both modes, for the stress and for each Debian
+# tool's row (the promotion workload beside it), the tool's "@@ tool"
+# lines, and lockdep was still on at the end.  Otherwise 1, with the
+# first report's lines or what is missing.  What each tool did, and the
+# promotions meanwhile, go to RESULTS/KERNEL.tools.tsv: mode, row, op
+# (a stressor or system call, or pgpromote_success: the promotions of
+# the workload beside the tool) and count.
 #
 # With a KCSAN kernel, data races are listed with the source line of each
 # access (lab/debug/kcsan-lines.sh) and counted; one whose source line
@@ -50,8 +55,9 @@ kernel_check "$kernel"
 modes="2 3"
 
 # The guest's time limit: boot and the short debug scenarios under TCG
-# with KASAN, and the stress its time per mode; 30 minutes and half the
-# stress time again leave room for a slower or busier host.
+# with KASAN, and the stress and each tool their time per mode; 30
+# minutes and half their time again leave room for a slower or busier
+# host.
 stress_secs=300
 for arg in "$@"; do
 	case $arg in
@@ -61,7 +67,9 @@ done
 case $stress_secs in
 '' | *[!0-9]*) die "lab.stress_secs=$stress_secs is not a number of seconds" ;;
 esac
-timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs))}
+tools=$(scenario_tools)
+long_rows=$((1 + $(printf '%s\n' "$tools" | grep -c .)))
+timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs * long_rows))}
 
 run_guest debug "$frag"
 run_build "$kernel"
@@ -75,7 +83,7 @@ LAB_GUEST_TIMEOUT=$timeout
 export LAB_GUEST_TIMEOUT
 run_boot "$results" "$kernel" loglevel=7 "$@" || guest_ok=no
 step "guest ran $(( $(date +%s) - start )) s; checking $console"
-grep '^@@ stress ' "$console" | sed 's/^/  /' >&2 || true
+grep '^@@ stress \|^@@ tool ' "$console" | sed 's/^/  /' >&2 || true
 
 # Kernel reports first: a panic that stopped the guest is explained by them.
 # A KCSAN kernel's data races are judged below, by their source lines.
@@ -106,9 +114,37 @@ if grep -q '^@@ error ' "$console"; then
 	die "$kernel: the guest reported errors (above; $console)"
 fi
 for m in $modes; do
-	grep -q "^@@ stress mode=$m " "$console" ||
-		die "$kernel: no '@@ stress' line for numa_balancing=$m ($console)"
+	for id in stress $(printf '%s\n' "$tools" | cut -d ' ' -f 1); do
+		grep -q "^@@ stress scenario=$m.$id mode=$m " "$console" ||
+			die "$kernel: no '@@ stress' line of row $id for numa_balancing=$m ($console)"
+	done
+	for id in $(printf '%s\n' "$tools" | cut -d ' ' -f 1); do
+		grep -q "^@@ tool scenario=$m.$id " "$console" ||
+			die "$kernel: no '@@ tool' line of row $id for numa_balancing=$m ($console)"
+	done
 	grep -q "^@@ debug mode=$m debug_locks=1\$" "$console" ||
 		die "$kernel: lockdep was off after numa_balancing=$m: $(sed -n "s/^@@ debug mode=$m //p" "$console") ($console)"
 done
-step "$kernel: no kernel reports, both modes ran ($console)"
+# What the tools did, and the promotions beside them.
+awk -v tools="$(printf '%s\n' "$tools" | cut -d ' ' -f 1 | tr '\n' ' ')" '
+	BEGIN {
+		print "mode\trow\top\tcount"
+		n = split(tools, t, " ")
+		for (i = 1; i <= n; i++)
+			tool[t[i]] = 1
+	}
+	function val(k,   i) {
+		for (i = 3; i <= NF; i++)
+			if (index($i, k "=") == 1)
+				return substr($i, length(k) + 2)
+	}
+	$1 == "@@" && ($2 == "tool" || $2 == "stress") {
+		split(val("scenario"), s, ".")
+		if (!(s[2] in tool))
+			next
+		if ($2 == "tool")
+			print s[1] "\t" s[2] "\t" val("op") "\t" val("count")
+		else
+			print s[1] "\t" s[2] "\tpgpromote_success\t" val("pgpromote_success")
+	}' "$console" >"$results/$kernel.tools.tsv"
+step "$kernel: no kernel reports, both modes ran ($console; the tools: $results/$kernel.tools.tsv)"

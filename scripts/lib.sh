@@ -188,6 +188,15 @@ scenarios_awk() {
 	tsv_awk "$@" "${here:?}/../lab/scenarios.tsv"
 }
 
+# scenario_tools: the rows of lab/scenarios.tsv whose program is a Debian
+# tool, not a lab program (no lab/guest/PROGRAM.c): "ID PROGRAM", one a
+# line, table order.
+scenario_tools() {
+	scenarios_awk '{ print col("id"), col("program") }' | while read -r _id _prog; do
+		[ -f "$here/../lab/guest/$_prog.c" ] || printf '%s %s\n' "$_id" "$_prog"
+	done
+}
+
 # suite_selection RUN SUITE: the selections that take exactly the rows of
 # run RUN that suite SUITE runs: demo or check (the rows naming it in the
 # suites column of lab/scenarios.tsv) or full (every row), one a line,

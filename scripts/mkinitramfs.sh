@@ -1,18 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# mkinitramfs.sh OUT BINDIR [KSFT_BINDIR]: pack the lab guest into the
+# mkinitramfs.sh [--tools] OUT BINDIR [KSFT_BINDIR]: pack the lab guest into the
 # gzip'ed newc cpio OUT: busybox-static (/bin), lab/guest/init.sh as /init
 # with the files it sources (lab/guest/run-*.sh) and the scenario table
 # with its reader (lab/scenarios.tsv, scripts/tsv.awk, lab/guest/scenarios.awk)
 # in /lab, the guest programs (BINDIR/*, from make -C lab/guest) in /lab/bin,
 # and, when given, the mm kselftests and their plan (KSFT_BINDIR/*, from
 # lab/kselftest/build.sh) in /lab/ksft.  lab.run= on the kernel command
-# line picks what /init runs.
+# line picks what /init runs.  --tools: also the Debian tools the table's
+# rows name (lib.sh: scenario_tools), from this machine, in /lab/tools,
+# with the shared libraries they load at the paths they load them from.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-usage="usage: mkinitramfs.sh OUT BINDIR [KSFT_BINDIR]"
+usage="usage: mkinitramfs.sh [--tools] OUT BINDIR [KSFT_BINDIR]"
+tools=
+[ "${1:-}" != --tools ] || { tools=1; shift; }
 out=${1:?$usage}
 bindir=${2:?$usage}
 ksftdir=${3:-}
@@ -40,6 +44,19 @@ find "$bindir" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/lab/bin/" \;
 if [ -n "$ksftdir" ]; then
 	mkdir -p "$root/lab/ksft"
 	find "$ksftdir" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/lab/ksft/" \;
+fi
+if [ -n "$tools" ]; then
+	mkdir -p "$root/lab/tools"
+	for prog in $(scenario_tools | cut -d ' ' -f 2 | sort -u); do
+		path=$(command -v "$prog") ||
+			die "$prog (lab/scenarios.tsv) is not installed; install Debian package $prog (make deps)"
+		cp "$path" "$root/lab/tools/"
+		# ldd: "name => /path (addr)", and the loader as "/path (addr)".
+		for lib in $(ldd "$path" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+			mkdir -p "$root${lib%/*}"
+			cp -L "$lib" "$root$lib"
+		done
+	done
 fi
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
 mv "$out.tmp" "$out"

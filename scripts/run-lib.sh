@@ -79,11 +79,17 @@ run_guest() {
 	run_args=lab.run=$1
 	run_frags=
 	_ksft=
+	_tools=
 	step "building the guest programs"
 	make -s -C "$here/../lab/guest" O="$_bin" >&2 || die "building lab/guest failed"
 	case $1 in
 	lab) ;;
-	debug) run_frags=${2:-$here/../kconfig/debug.config} ;;
+	debug)
+		run_frags=${2:-$here/../kconfig/debug.config}
+		# The Debian tools of the debug rows: an initramfs of its own.
+		run_initrd=$LAB_CACHE/guest/initrd-debug.gz
+		_tools=--tools
+		;;
 	kselftest)
 		_ksft=$LAB_CACHE/kselftest
 		step "building the mm kselftests from ${2:?run_guest kselftest SRC}"
@@ -92,7 +98,7 @@ run_guest() {
 		;;
 	*) die "run_guest: unknown run '$1' (lab, debug or kselftest)" ;;
 	esac
-	"$here/mkinitramfs.sh" "$run_initrd" "$_bin" ${_ksft:+"$_ksft/bin"}
+	"$here/mkinitramfs.sh" ${_tools:+"$_tools"} "$run_initrd" "$_bin" ${_ksft:+"$_ksft/bin"}
 	"$here/mkdisk.sh" "$run_disk" "$_bin/disk"
 }
 

@@ -301,13 +301,19 @@ lockdep_state() {
 
 # debug_row M ID PROG MODE ARGS: a debug row of the table in numa_balancing
 # M (a row with a mode of its own runs in that mode only), as scenario
-# "M.ID", for lab.secs; the stress for lab.stress_secs.  No skip tracing:
-# the run is judged by the kernel's reports and by the error lines.
+# "M.ID", for lab.secs; the stress and the Debian tools (run-tools.sh) for
+# lab.stress_secs.  No skip tracing: the run is judged by the kernel's
+# reports and by the error lines.
 debug_row() {
 	local m=$1 id=$1.$2 prog=$3 secs=${SECS:-10} rc
 	[ -z "$4" ] || [ "$4" = "$m" ] || return 0
-	[ "$prog" != stress ] || secs=$STRESS_SECS
+	[ "$prog" != stress ] && [ ! -x "$TOOLS/$prog" ] || secs=$STRESS_SECS
 	shift 4
+	if [ -x "$TOOLS/$prog" ]; then
+		echo "# $(date +%T) $prog $1, $secs s beside stress -s $id -o read,demote"
+		tool_row "$m" "$id" "$prog" "$secs" "$1"
+		return
+	fi
 	echo "# $(date +%T) $prog -s $id -m $m -t $secs${1:+ $1}"
 	# shellcheck disable=SC2086 # ARGS: the program's option words
 	"$prog" -s "$id" -m "$m" -t "$secs" $1
@@ -317,6 +323,8 @@ debug_row() {
 
 run_debug() {
 	local rows m
+	# shellcheck source=lab/guest/run-tools.sh
+	. "$LAB/run-tools.sh"
 	[ -z "$INJECT" ] || inject "$INJECT"
 	rows=$(scenario_rows debug) ||
 		echo "@@ error scenario=init msg=scenario-table"

@@ -26,7 +26,8 @@
  *             tmpfs file on the slow node, mapped and unmapped in a loop
  *
  * The end line counts what every worker did:
- *   @@ stress mode=M secs=S forks=N mprotects=N munmaps=N dontneeds=N
+ *   @@ stress scenario=ID mode=M secs=S forks=N mprotects=N munmaps=N
+ *      dontneeds=N
  *      collapses=N splits=N uffd_wp=N ksm_merged=N ... (and vmstat deltas)
  * A missing kernel feature, or a worker that achieved nothing it exists
  * for (no merge, no write-protect fault, no promotion), is an
@@ -1262,13 +1263,13 @@ int main(int argc, char **argv)
 	ksm_restore();
 
 #define D(i) (vm1[i] - vm0[i])
-	lab_emit("stress mode=%d secs=%.1f forks=%lu mprotects=%lu munmaps=%lu "
+	lab_emit("stress scenario=%s mode=%d secs=%.1f forks=%lu mprotects=%lu munmaps=%lu "
 		 "dontneeds=%lu collapses=%lu splits=%lu uffd_wp=%lu "
 		 "ksm_merged=%lu collapse_fails=%lu uffd_faults=%lu "
 		 "ksm_cycles=%lu file_maps=%lu demotes=%lu guarded_faults=%lu "
 		 "hint_faults=%llu pgpromote_success=%llu pages_migrated=%llu "
 		 "thp_fault_alloc=%llu thp_split_pmd=%llu thp_collapse_alloc=%llu",
-		 o.mode, secs, get(&sh->forks), get(&sh->mprotects),
+		 o.scenario, o.mode, secs, get(&sh->forks), get(&sh->mprotects),
 		 get(&sh->munmaps), get(&sh->dontneeds), get(&sh->collapses),
 		 get(&sh->splits), get(&sh->uffd_wp), get(&sh->ksm_merged),
 		 get(&sh->collapse_fails), get(&sh->uffd_faults),
