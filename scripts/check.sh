@@ -504,15 +504,17 @@ kcsan_made_up() {
 	[ $rc_named -eq 3 ] && [ $rc_else -eq 0 ]
 }
 
-# check-full: debug kernels (DEBUG_VM, lockdep, KASAN) under stress in
-# modes 2 and 3, and the same check shown to catch a deliberate WARN.
+# check-full: debug kernels (DEBUG_VM, lockdep, KASAN) under the stress
+# and Debian's stress-ng and trinity in modes 2 and 3 (a kernel report
+# there is looked for on the base too), and the same check shown to catch
+# a deliberate WARN.
 if [ -n "${CHECK_FULL:-}" ]; then
-	t "debug kernel $mainline: scenarios and stress in modes 2 and 3, no kernel report" \
-		"$here/debug-run.sh" "$mainline" "$LAB_CACHE/check-results-debug"
+	t "debug kernel $mainline: scenarios, stress, stress-ng and trinity in modes 2 and 3, no kernel report" \
+		"$here/debug-run.sh" --base "$mainline_base" "$mainline" "$LAB_CACHE/check-results-debug"
 	t "debug kernel check fails on an injected WARN (LKDTM)" \
 		sh -c 'out=$("$1" "$2" "$3" lab.inject=warn lab.stress_secs=10 lab.secs=5 2>&1)
 			rc=$?; printf "%s\n" "$out"
-			[ $rc -ne 0 ] && printf "%s\n" "$out" | grep -q "WARNING:.*lkdtm"' \
+			[ $rc -eq 4 ] && printf "%s\n" "$out" | grep -q "WARNING:.*lkdtm"' \
 		- "$here/debug-run.sh" "$mainline" "$LAB_CACHE/check-results-debug-inject"
 	# The data-race kernel under the same stress: scanners of one mm can
 	# overlap, and no KCSAN report may name a field the series adds to
@@ -520,8 +522,9 @@ if [ -n "${CHECK_FULL:-}" ]; then
 	numab_fields=$(awk '/^diff --git/ { f = ($0 ~ /mm_types[.]h/) }
 		f && /^[+]\t[a-z][a-z ]* [a-z_]+;$/ { sub(/;$/, ""); print $NF }' \
 		"$top"/series/mainline/*.patch | sort -u | tr '\n' ' ')
-	t "KCSAN kernel $mainline: stress in modes 2 and 3, no data race on ${numab_fields% }" \
-		"$here/debug-run.sh" --config kcsan --fields "$numab_fields" "$mainline" "$LAB_CACHE/check-results-kcsan"
+	t "KCSAN kernel $mainline: stress, stress-ng and trinity in modes 2 and 3, no data race on ${numab_fields% }" \
+		"$here/debug-run.sh" --config kcsan --fields "$numab_fields" --base "$mainline_base" \
+		"$mainline" "$LAB_CACHE/check-results-kcsan"
 	t "KCSAN judgement fails on a made-up report of a race on ${numab_fields%% *}, not on one elsewhere" \
 		kcsan_made_up "$("$here/kernel.sh" --build "$mainline" "$top/kconfig/kcsan.config")" \
 		"$("$here/kernel.sh" --tree "$mainline")" ${numab_fields%% *}

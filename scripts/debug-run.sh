@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# debug-run.sh [--config NAME [--fields FIELDS]] KERNEL RESULTS [KERNEL_ARGS...]:
+# debug-run.sh [--config NAME [--fields FIELDS]] [--base BASE] KERNEL RESULTS [KERNEL_ARGS...]:
 # build lab kernel KERNEL (scripts/kernels.tsv) with kconfig/NAME.config
 # (default debug: DEBUG_VM, lockdep, KASAN; kcsan: KCSAN, lockdep) on top
 # of lab.config, boot it in the lab guest's debug run
@@ -14,8 +14,10 @@
 # reached "@@ done" with a lower memory tier, printed no "@@ error" line,
 # a "@@ stress" line for both modes, for the stress and for each Debian
 # tool's row (the promotion workload beside it), the tool's "@@ tool"
-# lines, and lockdep was still on at the end.  Otherwise 1, with the
-# first report's lines or what is missing.  What each tool did, and the
+# lines, and lockdep was still on at the end.  Otherwise 1, with what is
+# missing, or 4 for kernel reports, with the first one's lines: with
+# --base, the same run on kernel BASE then says whether they are found
+# there too (the base's) or not (the kernel's own, in one run each).  What each tool did, and the
 # promotions meanwhile, go to RESULTS/KERNEL.tools.tsv: mode, row, op
 # (a stressor or system call, or pgpromote_success: the promotions of
 # the workload beside the tool) and count.
@@ -34,13 +36,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 . "$here/run-lib.sh"
 
-usage="usage: debug-run.sh [--config NAME [--fields FIELDS]] KERNEL RESULTS [KERNEL_ARGS...]"
+usage="usage: debug-run.sh [--config NAME [--fields FIELDS]] [--base BASE] KERNEL RESULTS [KERNEL_ARGS...]"
 config=debug
 fields=
+base=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--config) config=${2:?$usage}; shift 2 ;;
 	--fields) fields=${2:?$usage}; shift 2 ;;
+	--base) base=${2:?$usage}; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -51,7 +55,7 @@ kcsan=
 kernel=${1:?$usage}
 results=${2:?$usage}
 shift 2
-kernel_check "$kernel"
+kernel_check "$kernel" ${base:+"$base"}
 modes="2 3"
 
 # The guest's time limit: boot and the short debug scenarios under TCG
@@ -89,7 +93,20 @@ grep '^@@ stress \|^@@ tool ' "$console" | sed 's/^/  /' >&2 || true
 # A KCSAN kernel's data races are judged below, by their source lines.
 if ! reports=$(awk -v skip_kcsan="$kcsan" -f "$here/../lab/debug/reports.awk" "$console"); then
 	printf '%s\n' "$reports" >&2
-	die "$kernel: kernel reports in the guest console ($console)"
+	whose=
+	if [ -n "$base" ]; then
+		step "$kernel: kernel reports; the same run on $base says whose they are"
+		rc=0
+		"$here/debug-run.sh" --config "$config" ${fields:+--fields "$fields"} \
+			"$base" "$results" "$@" || rc=$?
+		case $rc in
+		4) whose="; $base has kernel reports too: found in the base" ;;
+		0) whose="; $base has none in the same run: $kernel's own" ;;
+		*) whose="; $base's run failed otherwise (status $rc): whose is not known" ;;
+		esac
+	fi
+	printf '%s\n' "debug-run.sh: $kernel: kernel reports in the guest console ($console)$whose" >&2
+	exit 4
 fi
 [ "$guest_ok" = yes ] || die "$kernel: the guest did not finish (see above and $console)"
 if [ -n "$kcsan" ]; then
