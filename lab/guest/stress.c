@@ -25,6 +25,20 @@
  *   file      read-only MAP_SHARED and PROT_EXEC MAP_PRIVATE mappings of a
  *             tmpfs file on the slow node, mapped and unmapped in a loop
  *
+ * What this adds to Debian's stress-ng, which the debug run also runs
+ * (lab/guest/run-tools.sh, with its memory moved to the slow node by -p
+ * below): a promotion happens in the task that takes the hinting fault,
+ * and a stress-ng stressor is a single-threaded process, so its own
+ * mprotect, munmap or madvise never runs while its folios are being
+ * promoted.  Here every operation runs on memory that other threads of
+ * the same process (read, churn-read) or a process sharing it (fork,
+ * sibling) are faulting and promoting at that moment, which is the race
+ * the series' changes to the scan and to the fault path can lose.  uffd
+ * write-protect, KSM, MADV_COLLAPSE and the shared read-only and exec
+ * file mappings have no stress-ng 0.15 stressor at all.  So each worker
+ * stays; the system-call coverage in general is stress-ng's and
+ * trinity's.
+ *
  * The end line counts what every worker did:
  *   @@ stress scenario=ID mode=M secs=S forks=N mprotects=N munmaps=N
  *      dontneeds=N
