@@ -28,9 +28,10 @@
  * What this adds to Debian's stress-ng, which the debug run also runs
  * (lab/guest/run-tools.sh, with its memory moved to the slow node by -p
  * below): a promotion happens in the task that takes the hinting fault,
- * and a stress-ng stressor is a single-threaded process, so its own
- * mprotect, munmap or madvise never runs while its folios are being
- * promoted.  Here every operation runs on memory that other threads of
+ * and the stressors run there touch their memory and mprotect, unmap or
+ * advise it in the same thread, one after the other, so an operation
+ * does not overlap a promotion of the folios it acts on.  Here every
+ * operation runs on memory that other threads of
  * the same process (read, churn-read) or a process sharing it (fork,
  * sibling) are faulting and promoting at that moment, which is the race
  * the series' changes to the scan and to the fault path can lose.  uffd
