@@ -42,8 +42,8 @@
  *
  * The end line counts what every worker did:
  *   @@ stress scenario=ID mode=M secs=S forks=N mprotects=N munmaps=N
- *      dontneeds=N
- *      collapses=N splits=N uffd_wp=N ksm_merged=N ... (and vmstat deltas)
+ *      dontneeds=N collapses=N splits=N uffd_wp=N ksm_merged=N ...
+ *      others_moved=N ... (and vmstat deltas)
  * A missing kernel feature, or a worker that achieved nothing it exists
  * for (no merge, no write-protect fault, no promotion), is an
  * "@@ error scenario=stress msg=..." line and exit status 1.
