@@ -12,7 +12,6 @@
  * stops after SECS seconds.
  */
 #include <stdlib.h>
-#include <unistd.h>
 #include <sys/prctl.h>
 
 #include "lab.h"
@@ -21,24 +20,11 @@ extern const char lab_text[], lab_text_end[];
 
 int main(int argc, char **argv)
 {
-	unsigned long range[2] = {
-		(unsigned long)lab_text, lab_text_end - lab_text
-	};
-	double deadline;
-	int fd;
-
 	if (argc != 4) {
 		lab_warn("usage: big-text NAME SECS READY_FD");
 		return 2;
 	}
 	prctl(PR_SET_NAME, argv[1]);
-	deadline = lab_now() + atof(argv[2]);
-	fd = atoi(argv[3]);
-	lab_run_text(lab_text, range[1]);
-	if (write(fd, range, sizeof(range)) != sizeof(range))
-		return 1;
-	close(fd);
-	while (lab_now() < deadline)
-		lab_run_text(lab_text, range[1]);
-	return 0;
+	return lab_run_text_until(lab_text, lab_text_end - lab_text,
+				  atoi(argv[3]), lab_now() + atof(argv[2])) ? 1 : 0;
 }

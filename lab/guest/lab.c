@@ -449,6 +449,20 @@ void lab_run_text(const void *addr, size_t len)
 			((void (*)(void))p)();
 }
 
+int lab_run_text_until(const void *addr, size_t len, int ready_fd,
+		       double deadline)
+{
+	unsigned long range[2] = { (unsigned long)addr, len };
+
+	lab_run_text(addr, len);
+	if (write(ready_fd, range, sizeof(range)) != sizeof(range))
+		return -1;
+	close(ready_fd);
+	while (lab_now() < deadline)
+		lab_run_text(addr, len);
+	return 0;
+}
+
 /* ---- placement probe ------------------------------------------------- */
 
 int lab_probe_init(struct lab_probe *probe, const struct lab_region *regions,

@@ -138,6 +138,13 @@ unsigned long lab_touch(const void *addr, size_t len);
  * a function of big-text.S (a "ret"), read the first byte of the others.
  */
 void lab_run_text(const void *addr, size_t len);
+/*
+ * Scenario 13's text users: run the text once, write its range (two
+ * unsigned longs: start, length) to @ready_fd and close it, then run it
+ * until @deadline (lab_now()).  Returns 0, or -1 when the write failed.
+ */
+int lab_run_text_until(const void *addr, size_t len, int ready_fd,
+		       double deadline);
 
 /* ---- placement probe ------------------------------------------------- */
 

@@ -131,8 +131,7 @@ static int map_library(int fd, struct lab_region *text)
 /* A library user: map it, run its text once, say where, run it on. */
 static void run_library(int ready, double deadline)
 {
-	struct lab_region text;
-	unsigned long range[2];
+	struct lab_region text = { NULL, 0 };
 	int fd = open(library, O_RDONLY);
 
 	if (fd < 0) {
@@ -142,15 +141,7 @@ static void run_library(int ready, double deadline)
 	if (map_library(fd, &text))
 		_exit(1);
 	close(fd);
-	lab_run_text(text.addr, text.len);
-	range[0] = (unsigned long)text.addr;
-	range[1] = text.len;
-	if (write(ready, range, sizeof(range)) != sizeof(range))
-		_exit(1);
-	close(ready);
-	while (lab_now() < deadline)
-		lab_run_text(text.addr, text.len);
-	_exit(0);
+	_exit(lab_run_text_until(text.addr, text.len, ready, deadline) ? 1 : 0);
 }
 
 /*
