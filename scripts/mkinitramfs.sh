@@ -32,6 +32,9 @@ need cpio cpio
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT INT TERM
+# mktemp's 0700 would be the guest's /: the tools' unprivileged user
+# could reach nothing.
+chmod 0755 "$root"
 mkdir -p "$root/bin" "$root/sbin" "$root/dev" "$root/proc" "$root/sys" "$root/tmp" "$root/lab/bin"
 cp "$busybox" "$root/bin/busybox"
 for applet in $("$busybox" --list); do
