@@ -35,10 +35,13 @@ hmat_lb() {
 }
 
 set -- console=ttyS0 panic=-1 oops=panic loglevel=4 "$@"
+# Two sockets of one core each, one per DRAM node: with QEMU's default
+# of one socket, the two cores of one package (one LLC) lie on two
+# nodes, and x86's topology_sane() WARNs at every boot.
 step "booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") (timeout ${timeout}s, console: $log)"
 # shellcheck disable=SC2046 # hmat_lb's options are words of their own
 timeout -k 10 "$timeout" qemu-system-x86_64 \
-	-machine q35,hmat=on -accel tcg -cpu max -smp 2 -m 3G \
+	-machine q35,hmat=on -accel tcg -cpu max -smp 2,sockets=2,cores=1,threads=1 -m 3G \
 	-object memory-backend-ram,id=m0,size=1G \
 	-object memory-backend-ram,id=m1,size=1G \
 	-object memory-backend-ram,id=m2,size=1G \
