@@ -310,7 +310,7 @@ debug_row() {
 	[ "$prog" != stress ] && [ ! -x "$TOOLS/$prog" ] || secs=$STRESS_SECS
 	shift 4
 	if [ -x "$TOOLS/$prog" ]; then
-		echo "# $(date +%T) $prog $1, $secs s beside stress -s $id -o read,demote -p $prog"
+		echo "# $(date +%T) $prog $1, $secs s beside stress -s $id -o read,demote"
 		tool_row "$m" "$id" "$prog" "$secs" "$1"
 		return
 	fi

@@ -5,12 +5,15 @@
 # sourced by /init (lab/guest/init.sh).  scripts/mkinitramfs.sh --tools
 # puts the tools in $LAB/tools (/lab/tools).  A tool runs with the row's args for
 # lab.stress_secs in numa_balancing MODE beside the promotion workload,
-# `stress -o read,demote -p PROG`: hot memory on the slow node, read, and
-# moved back there every few seconds with all the memory of the tool's
-# processes, so that the tool works on memory that NUMA balancing is
-# promoting.  The workload's "@@ stress scenario=ID" line counts the
-# promotions (of its memory and of the tool's) and the tool's processes
-# it moved.  What the tool did, one line a stressor or system call:
+# `stress -o read,demote` (hot memory on the slow node, read, and moved
+# back there every few seconds), so that memory keeps moving between the
+# tiers while the tool runs; the workload's "@@ stress scenario=ID" line
+# counts the promotions.  The tools move memory of their own to the slow
+# node too: stress-ng's numa stressor and trinity's mbind, migrate_pages
+# and move_pages calls.  (Moving all of a tool's memory there every few
+# seconds, as the workload does its own, took minutes a pass under KASAN
+# and filled the slow node.)  What the tool did, one line a stressor or
+# system call:
 #   @@ tool scenario=ID name=PROG op=OP count=N
 # (stress-ng: its bogo-ops; trinity: the calls it made, 32- and 64-bit
 # together).  A tool that failed, or an op that it did not do once, is an
@@ -21,7 +24,7 @@ TOOLS=$LAB/tools
 # tool_row MODE ID PROG SECS ARGS: run tool PROG as row ID.
 tool_row() {
 	local m=$1 id=$2 prog=$3 secs=$4 args=$5 pid rc=0
-	stress -s "$id" -m "$m" -t "$secs" -o read,demote -p "$prog" &
+	stress -s "$id" -m "$m" -t "$secs" -o read,demote &
 	pid=$!
 	case $prog in
 	stress-ng) tool_stress_ng "$id" "$secs" "$args" ;;

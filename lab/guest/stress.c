@@ -26,15 +26,14 @@
  *             tmpfs file on the slow node, mapped and unmapped in a loop
  *
  * What this adds to Debian's stress-ng, which the debug run also runs
- * (lab/guest/run-tools.sh, with its memory moved to the slow node by -p
- * below): a promotion happens in the task that takes the hinting fault,
- * and the stressors run there touch their memory and mprotect, unmap or
- * advise it in the same thread, one after the other, so an operation
- * does not overlap a promotion of the folios it acts on.  Here every
- * operation runs on memory that other threads of
- * the same process (read, churn-read) or a process sharing it (fork,
- * sibling) are faulting and promoting at that moment, which is the race
- * the series' changes to the scan and to the fault path can lose.  uffd
+ * (lab/guest/run-tools.sh): a promotion happens in the task that takes
+ * the hinting fault, and the stressors run there touch their memory and
+ * mprotect, unmap or advise it in the same thread, one after the other,
+ * so an operation does not overlap a promotion of the folios it acts on.
+ * Here every operation runs on memory that other threads of the same
+ * process (read, churn-read) or a process sharing it (fork, sibling) are
+ * faulting and promoting at that moment, which is the race the series'
+ * changes to the scan and to the fault path can lose.  uffd
  * write-protect, KSM, MADV_COLLAPSE and the shared read-only and exec
  * file mappings have no stress-ng 0.15 stressor at all.  So each worker
  * stays; the system-call coverage in general is stress-ng's and
@@ -43,13 +42,12 @@
  * The end line counts what every worker did:
  *   @@ stress scenario=ID mode=M secs=S forks=N mprotects=N munmaps=N
  *      dontneeds=N collapses=N splits=N uffd_wp=N ksm_merged=N ...
- *      others_moved=N ... (and vmstat deltas)
+ *      (and vmstat deltas)
  * A missing kernel feature, or a worker that achieved nothing it exists
  * for (no merge, no write-protect fault, no promotion), is an
  * "@@ error scenario=stress msg=..." line and exit status 1.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -87,8 +85,6 @@ static const char usage[] =
 	"               read demote fork sibling mprotect churn dontneed thp\n"
 	"               uffd ksm file\n"
 	"  -d DIR       directory of the file worker's file, on tmpfs (/tmp)\n"
-	"  -p NAME      the demoter also moves all the memory of every other\n"
-	"               process whose name starts with NAME to the slow node\n"
 	"  -H           host test: leave numa_balancing, its knobs and KSM\n"
 	"               alone, allocate on node 0, expect no hinting faults,\n"
 	"               promotions or merges\n"
@@ -108,7 +104,6 @@ static const char *const worker_names[W_NR] = {
 
 static bool worker_on[W_NR];
 static const char *file_dir = "/tmp";
-static const char *demote_name;
 static bool host_test;
 static int slow_node = LAB_SLOW_NODE;
 static const char *scenario;
@@ -124,7 +119,7 @@ struct shared {
 	atomic_ulong collapses, collapse_fails, splits;
 	atomic_ulong uffd_wp, uffd_faults;
 	atomic_ulong ksm_merged, ksm_cycles;
-	atomic_ulong file_maps, demotes, segvs, others_moved;
+	atomic_ulong file_maps, demotes, segvs;
 };
 static struct shared *sh;
 
@@ -312,47 +307,6 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/*
- * -p: move every other process whose name starts with demote_name to the
- * slow node, all of its memory (migrate_pages(2); as root, pages it
- * shares too), so that a tool's own memory is promoted under it.
- */
-static void demote_others(void)
-{
-	unsigned long old_nodes = ((1UL << LAB_NR_NODES) - 1) & ~(1UL << slow_node);
-	unsigned long new_nodes = 1UL << slow_node;
-	char path[64], name[32];
-	struct dirent *e;
-	DIR *d;
-	FILE *f;
-	long pid;
-
-	d = opendir("/proc");
-	if (!d) {
-		fail("opendir-proc");
-		return;
-	}
-	while ((e = readdir(d))) {
-		pid = strtol(e->d_name, NULL, 10);
-		if (pid <= 0 || pid == getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-		f = fopen(path, "r");
-		if (!f)
-			continue;	/* gone meanwhile */
-		if (fgets(name, sizeof(name), f) &&
-		    !strncmp(name, demote_name, strlen(demote_name))) {
-			if (syscall(SYS_migrate_pages, pid, 8 * sizeof(old_nodes),
-				    &old_nodes, &new_nodes) >= 0)
-				count(&sh->others_moved, 1);
-			else if (errno != ESRCH && errno != EINVAL)
-				fail("migrate-pages-other");	/* gone, or a zombie */
-		}
-		fclose(f);
-	}
-	closedir(d);
-}
-
 /* Move the stable regions and the THP range back to the slow node. */
 static void *demoter(void *arg)
 {
@@ -376,8 +330,6 @@ static void *demoter(void *arg)
 			fail("move-pages");
 		else
 			count(&sh->demotes, 1);
-		if (demote_name)
-			demote_others();
 	}
 	return NULL;
 }
@@ -1086,9 +1038,6 @@ static int parse_opt(int opt, const char *arg)
 	case 'd':
 		file_dir = arg;
 		return 0;
-	case 'p':
-		demote_name = arg;
-		return 0;
 	case 'H':
 		host_test = true;
 		return 0;
@@ -1205,7 +1154,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < W_NR; i++)
 		worker_on[i] = true;
 	lab_opts_init(&o, "stress", 2, 300, 16);
-	lab_parse_args(&o, argc, argv, usage, "o:d:p:H", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "o:d:H", parse_opt);
 	scenario = o.scenario;
 	if (host_test)
 		slow_node = LAB_TOP_NODE;
@@ -1331,17 +1280,15 @@ int main(int argc, char **argv)
 	lab_emit("stress scenario=%s mode=%d secs=%.1f forks=%lu mprotects=%lu "
 		 "munmaps=%lu dontneeds=%lu collapses=%lu splits=%lu "
 		 "uffd_wp=%lu ksm_merged=%lu collapse_fails=%lu uffd_faults=%lu "
-		 "ksm_cycles=%lu file_maps=%lu demotes=%lu others_moved=%lu "
-		 "guarded_faults=%lu hint_faults=%llu pgpromote_success=%llu "
-		 "pages_migrated=%llu thp_fault_alloc=%llu thp_split_pmd=%llu "
-		 "thp_collapse_alloc=%llu",
+		 "ksm_cycles=%lu file_maps=%lu demotes=%lu guarded_faults=%lu "
+		 "hint_faults=%llu pgpromote_success=%llu pages_migrated=%llu "
+		 "thp_fault_alloc=%llu thp_split_pmd=%llu thp_collapse_alloc=%llu",
 		 o.scenario, o.mode, secs, get(&sh->forks), get(&sh->mprotects),
 		 get(&sh->munmaps), get(&sh->dontneeds), get(&sh->collapses),
 		 get(&sh->splits), get(&sh->uffd_wp), get(&sh->ksm_merged),
 		 get(&sh->collapse_fails), get(&sh->uffd_faults),
 		 get(&sh->ksm_cycles), get(&sh->file_maps), get(&sh->demotes),
-		 get(&sh->others_moved), get(&sh->segvs), D(0), D(1), D(2),
-		 D(3), D(4), D(5));
+		 get(&sh->segvs), D(0), D(1), D(2), D(3), D(4), D(5));
 
 	/* A worker that ran but achieved nothing it exists for. */
 	if (worker_on[W_THP] && collapse_ok && !get(&sh->collapses))
@@ -1355,8 +1302,6 @@ int main(int argc, char **argv)
 		fail("no-hint-faults");
 	if (!host_test && (o.mode & 2) && !D(1))
 		fail("no-promotion");
-	if (demote_name && worker_on[W_DEMOTE] && !get(&sh->others_moved))
-		fail("no-other-process-moved");
 #undef D
 	return atomic_load(&nr_errors) ? 1 : 0;
 }
