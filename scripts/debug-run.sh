@@ -17,10 +17,11 @@
 # lines, and lockdep was still on at the end.  Otherwise 1, with what is
 # missing, or 4 for kernel reports, with the first one's lines: with
 # --base, the same run on kernel BASE then says whether they are found
-# there too (the base's) or not (the kernel's own, in one run each).  What each tool did, and the
-# promotions meanwhile, go to RESULTS/KERNEL.tools.tsv: mode, row, op
-# (a stressor or system call, or pgpromote_success: the promotions of
-# the workload beside the tool) and count.
+# there too (the base's) or not (the kernel's own, in one run each).
+# What each tool did, and the promotions meanwhile, go to
+# RESULTS/KERNEL.tools.tsv: mode, row, op (a stressor or system call, or
+# pgpromote_success: the guest's promotions while the row ran, from the
+# workload beside the tool) and count.
 #
 # With a KCSAN kernel, data races are listed with the source line of each
 # access (lab/debug/kcsan-lines.sh) and counted; one whose source line
