@@ -470,13 +470,10 @@ fi
 # must not.
 kcsan_made_up() {
 	build=$1 src=$2 field=$3
-	# shellcheck disable=SC2046 # address and size: two words
-	set -- $(nm -S "$build/vmlinux" | awk '$4 == "task_numa_work" { print $1, $2; exit }')
-	[ $# -eq 2 ] || { echo "no task_numa_work in $build/vmlinux"; return 1; }
-	start=$1 size=$(printf '%x' $((0x$2)))
+	start=$(nm "$build/vmlinux" | awk '$3 == "task_numa_work" { print $1; exit }')
+	[ -n "$start" ] || { echo "no task_numa_work in $build/vmlinux"; return 1; }
 	# objdump -l marks each run of instructions with its "FILE:LINE".
-	addr=$(objdump -dl --start-address="0x$start" --stop-address="$(printf '0x%x' $((0x$start + 0x$size)))" \
-		"$build/vmlinux" | awk -v f="$field" '
+	addr=$(objdump -dl --disassemble=task_numa_work "$build/vmlinux" | awk -v f="$field" '
 		/^\/.*:[0-9]+/ {
 			split($1, a, ":")
 			text = ""
@@ -490,7 +487,9 @@ kcsan_made_up() {
 	[ -n "$addr" ] || { echo "no instruction of task_numa_work on a line naming $field"; return 1; }
 	d=$(mktemp -d)
 	rc_named=0 rc_else=0
-	for c in named:$((0x$addr - 0x$start)) elsewhere:0; do
+	# Kernel text addresses overflow sh's signed arithmetic; within one
+	# function the low 32 bits give the offset.
+	for c in named:$((0x${addr#"${addr%????????}"} - 0x${start#"${start%????????}"})) elsewhere:0; do
 		{
 			printf '[   10.000000] BUG: KCSAN: data-race in task_numa_work / task_numa_work\n'
 			printf '[   10.000000] read to 0xffff888000000000 of 4 bytes by task 1 on cpu 0:\n'
