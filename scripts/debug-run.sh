@@ -72,8 +72,9 @@ done
 case $stress_secs in
 '' | *[!0-9]*) die "lab.stress_secs=$stress_secs is not a number of seconds" ;;
 esac
-tools=$(scenario_tools)
-long_rows=$((1 + $(printf '%s\n' "$tools" | grep -c .)))
+# The rows of the Debian tools (lib.sh), by id, one a line.
+tool_ids=$(scenario_tools | cut -d ' ' -f 1)
+long_rows=$((1 + $(printf '%s\n' "$tool_ids" | grep -c .)))
 timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs * long_rows))}
 
 run_guest debug "$frag"
@@ -132,11 +133,11 @@ if grep -q '^@@ error ' "$console"; then
 	die "$kernel: the guest reported errors (above; $console)"
 fi
 for m in $modes; do
-	for id in stress $(printf '%s\n' "$tools" | cut -d ' ' -f 1); do
+	for id in stress $tool_ids; do
 		grep -q "^@@ stress scenario=$m.$id mode=$m " "$console" ||
 			die "$kernel: no '@@ stress' line of row $id for numa_balancing=$m ($console)"
 	done
-	for id in $(printf '%s\n' "$tools" | cut -d ' ' -f 1); do
+	for id in $tool_ids; do
 		grep -q "^@@ tool scenario=$m.$id " "$console" ||
 			die "$kernel: no '@@ tool' line of row $id for numa_balancing=$m ($console)"
 	done
@@ -144,7 +145,7 @@ for m in $modes; do
 		die "$kernel: lockdep was off after numa_balancing=$m: $(sed -n "s/^@@ debug mode=$m //p" "$console") ($console)"
 done
 # What the tools did, and the promotions beside them.
-awk -v tools="$(printf '%s\n' "$tools" | cut -d ' ' -f 1 | tr '\n' ' ')" '
+awk -v tools="$(printf '%s\n' "$tool_ids" | tr '\n' ' ')" '
 	BEGIN {
 		print "mode\trow\top\tcount"
 		n = split(tools, t, " ")
