@@ -3,8 +3,9 @@
 #
 # run-tools.sh: the debug run's rows whose program is a Debian tool,
 # sourced by /init (lab/guest/init.sh).  scripts/mkinitramfs.sh --tools
-# puts the tools in $LAB/tools (/lab/tools).  A tool runs with the row's args for
-# lab.stress_secs in numa_balancing MODE beside the promotion workload,
+# puts the tools in $LAB/tools (/lab/tools).  A tool runs with the row's
+# args for lab.stress_secs in numa_balancing MODE beside the promotion
+# workload,
 # `stress -o read,demote` (hot memory on the slow node, read, and moved
 # back there every few seconds), so that memory keeps moving between the
 # tiers while the tool runs; the workload's "@@ stress scenario=ID" line
