@@ -23,7 +23,7 @@ DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
 	sparse gcc-aarch64-linux-gnu b4 file libnuma-dev python3-ply python3-git shellcheck e2fsprogs \
 	stress-ng trinity
 
-.PHONY: help deps demo demo-stable demo-damon scale peer peer-doc check check-full tree export mbox kernels clean-results
+.PHONY: help deps demo demo-stable demo-damon scale walk-cost peer peer-doc check check-full tree export mbox kernels clean-results
 
 help:
 	@echo 'Targets:'
@@ -37,6 +37,8 @@ help:
 	@echo '                     series/$(DEMO_SERIES), with CPU cost; $(RESULTS)/damon/latest/'
 	@echo '  make scale         scenario 5 over hot VMAs x threads, base vs series: table and'
 	@echo '                     log-log plot in $(RESULTS)/scale/latest/'
+	@echo '  make walk-cost     scenario 14, what walking PID-inactive VMAs costs, base vs series,'
+	@echo '                     $$REPEAT runs each (default 5): $(RESULTS)/walk-cost/latest/walk-cost.md'
 	@echo '  make peer          demo-damon and scale, then doc/peer/ (the README'"'"'s DAMON and scale results)'
 	@echo '  make peer-doc      doc/peer/ again from the latest demo-damon and scale results'
 	@echo '  make check         the test suite (TAP); ends with "N passed, N failed"'
@@ -53,8 +55,9 @@ help:
 	@echo '                    whose suites column names the target (demo, check), check-full: all'
 	@echo '  DAMON_SCENARIOS   the scenarios of demo-damon, taken before SCENARIOS'
 	@echo '  LAB_SECS          seconds each scenario runs instead of its own'
-	@echo '  REPEAT            runs of each kernel in demo and demo-stable (default 1): the'
-	@echo '                    report gives the median and range of each measure'
+	@echo '  REPEAT            runs of each kernel in demo and demo-stable (default 1) and'
+	@echo '                    walk-cost (default 5): the report gives the median and range'
+	@echo '  LAB_CPU           1: demo and demo-stable account each workload'"'"'s CPU time (cpu.tsv)'
 	@echo '  SCALE_GRID        scale: NVMASxNTHREADS points, e.g. "64x8 512x64"'
 	@echo '  SCALE_SECS        scale: measured seconds per point'
 	@echo '  RESULTS           where the runs write their results (now: $(RESULTS))'
@@ -89,6 +92,10 @@ demo-damon:
 scale:
 	@scripts/deps.sh --check $(DEPS)
 	@scripts/scale.sh $(RESULTS)/scale
+
+walk-cost:
+	@scripts/deps.sh --check $(DEPS)
+	@scripts/walk-cost.sh $(RESULTS)/walk-cost
 
 peer:
 	@scripts/deps.sh --check $(DEPS)

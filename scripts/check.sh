@@ -178,6 +178,39 @@ repeat_made_up() {
 	return $rc
 }
 t "REPEAT: medians, ranges and verdicts over three made-up runs" repeat_made_up
+# walk-cost-report.sh on three made-up runs of scenario 14.0 and its
+# control 14.1: the cold VMAs' cost is the difference of each run, its
+# median and range, and series / base the ratio of the medians.
+walk_cost_made_up() {
+	d=$(mktemp -d)
+	printf 'kernel\tkind\tbase_kernel\tpatches\nb\tbase\tb\t0\ns\tseries\tb\t8\n' >"$d/kernels.tsv"
+	for r in 1 2 3; do
+		mkdir "$d/run-$r"
+		{
+			printf 'kernel\tkind\tscenario\tmech\tsecs\tuser_ms\tsys_ms\n'
+			printf 'b\tbase\t14.0\tnumab\t30.0\t1\t%s\n' $((300 + 10 * r))
+			printf 'b\tbase\t14.1\tnumab\t30.0\t1\t150\n'
+			printf 's\tseries\t14.0\tnumab\t30.0\t1\t900\n'
+			printf 's\tseries\t14.1\tnumab\t30.0\t1\t150\n'
+		} >"$d/run-$r/cpu.tsv"
+		{
+			printf 'kernel\tkind\tscenario\tname\tmode\tsecs\tt90\tscan_passes\n'
+			printf 'b\tbase\t14.0\tx\t2\t30.0\t-1\t20\n'
+			printf 'b\tbase\t14.1\tx\t2\t30.0\t2.0\t30\n'
+			printf 's\tseries\t14.0\tx\t2\t30.0\t%s.0\t20\n' $((r + 1))
+			printf 's\tseries\t14.1\tx\t2\t30.0\t2.0\t30\n'
+		} >"$d/run-$r/ends.tsv"
+	done
+	"$here/walk-cost-report.sh" "$d" 14 && cat "$d/walk-cost.md" "$d/walk-cost.tsv" &&
+		tsv_awk 'col("kernel") == "b" && col("column") == "walk_cpu_ms_per_s" { f = col("median") " " col("min") " " col("max") }
+			END { exit f != "5.7 5.3 6.0" }' "$d/walk-cost.tsv" &&
+		grep -q '^| the cold VMAs: the difference | 5.7 \[5.3-6.0\] | 25.0 \[25.0-25.0\] | 4.39 |$' "$d/walk-cost.md" &&
+		grep -q '^| hot VMA: seconds to 90 % | never \[never-never\] | 3 \[2-4\] | - |$' "$d/walk-cost.md"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+t "walk cost: per-run differences against the control, medians, ranges, ratios" walk_cost_made_up
 t "README and lab/README: generated tables equal what they are made from" \
 	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
 # lab/hunks.tsv: for each series it names (hunk_series), one row for each

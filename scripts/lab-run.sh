@@ -10,6 +10,8 @@
 # series, base, series, ...), each run in RESULTS/<date>/run-R with its
 # own report, and reports the median and range of the N runs
 # (scripts/repeat-report.sh); 1 (the default) is the single run as ever.
+# $LAB_CPU=1 runs every workload under damon-run, which accounts its CPU
+# time ("@@ cpu" lines, cpu.tsv).
 # Nothing is left half-written: a failed run leaves RESULTS/latest alone.
 # Exit status: 0 all verdicts pass, 3 some verdict failed, else the run failed.
 set -eu
@@ -27,6 +29,10 @@ repeat=${REPEAT:-1}
 case $repeat in
 '' | *[!0-9]* | 0) die "REPEAT=$repeat: give the number of runs of each kernel, 1 or more" ;;
 esac
+case ${LAB_CPU:-1} in
+1) ;;
+*) die "LAB_CPU=$LAB_CPU: 1 accounts the workloads' CPU time, unset does not" ;;
+esac
 
 run_guest lab
 run_build "$@"
@@ -36,7 +42,8 @@ boot_all() {
 	_d=$run_dir$1
 	shift
 	for k in "$@"; do
-		run_boot "$_d" "$k" "lab.scenarios=$scenarios" ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+		run_boot "$_d" "$k" "lab.scenarios=$scenarios" ${LAB_SECS:+"lab.secs=$LAB_SECS"} \
+			${LAB_CPU:+"lab.cpu=$LAB_CPU"}
 		run_parse "$_d" "$k"
 	done
 }

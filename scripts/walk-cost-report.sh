@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# walk-cost-report.sh DIR SCENARIO: the walk cost of a lab run of
+# SCENARIO's rows (lab/scenarios.tsv, e.g. 14: 14.0-14.3) with CPU
+# accounting (LAB_CPU=1), repeated (DIR/run-1, DIR/run-2, ...) or not
+# (DIR).  Each mode has a row with cold VMAs and a control row without
+# them (args "-n 0"); per run and kernel, RUN/walk.tsv pairs them:
+#   control             the control row's id
+#   cpu_ms_per_s        the process' system time over the run, ms a second
+#                       (10 is 1 % of a CPU)
+#   control_cpu_ms_per_s  the same in the control row
+#   walk_cpu_ms_per_s   the difference: what walking the cold VMAs cost
+#   seqs_per_min        scan sequences (scan_passes) a minute, and
+#   control_seqs_per_min  the same in the control row
+#   t90, control_t90    seconds until the hot VMA was 90 % on the top tier
+#                       (-1: never)
+# DIR/walk-cost.tsv holds their median and range over the runs (kernel,
+# scenario, column, n, median, min, max: scripts/repeat.awk), and
+# DIR/walk-cost.md the tables, one per mode, base vs series.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+usage="usage: walk-cost-report.sh DIR SCENARIO"
+dir=${1:?$usage}
+scenario=${2:?$usage}
+table=$here/../lab/scenarios.tsv
+runs=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+[ -n "$runs" ] || runs=$dir
+for r in $runs; do
+	for f in cpu ends; do
+		[ -s "$r/$f.tsv" ] || die "$r/$f.tsv: missing; was the run made with LAB_CPU=1 (make walk-cost)?"
+	done
+done
+
+tsv_awk 'index(col("id"), scn ".") == 1 { n++ } END { exit !n }' -v scn="$scenario" "$table" ||
+	die "lab/scenarios.tsv has no row $scenario.N"
+
+for r in $runs; do
+	tsv_awk '
+	FILENAME ~ /scenarios\.tsv$/ {
+		if (index(col("id"), scn ".") == 1) {
+			ids[++nids] = col("id")
+			mode[col("id")] = col("mode")
+			control[col("id")] = col("args") ~ /(^| )-n 0( |$)/
+		}
+		next
+	}
+	!(col("scenario") in mode) { next }
+	FILENAME ~ /cpu\.tsv$/ {
+		k = col("kernel")
+		if (!(k in seen)) { seen[k]; kernels[++nk] = k }
+		cpu[k, col("scenario")] = col("sys_ms") / col("secs")
+		next
+	}
+	{
+		k = col("kernel")
+		seqs[k, col("scenario")] = 60 * col("scan_passes") / col("secs")
+		t90[k, col("scenario")] = col("t90")
+	}
+	END {
+		print "kernel\tscenario\tmode\tcontrol\tcpu_ms_per_s\tcontrol_cpu_ms_per_s\twalk_cpu_ms_per_s\tseqs_per_min\tcontrol_seqs_per_min\tt90\tcontrol_t90"
+		for (j = 1; j <= nids; j++)
+			if (control[ids[j]])
+				ctl[mode[ids[j]]] = ids[j]
+		for (i = 1; i <= nk; i++) {
+			k = kernels[i]
+			for (j = 1; j <= nids; j++) {
+				s = ids[j]
+				if (control[s] || !(mode[s] in ctl) || !((k, s) in cpu))
+					continue
+				c = ctl[mode[s]]
+				printf "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%s\n", k, s, mode[s], c,
+					cpu[k, s], cpu[k, c], cpu[k, s] - cpu[k, c], seqs[k, s], seqs[k, c], t90[k, s], t90[k, c]
+			}
+		}
+	}' -v scn="$scenario" "$table" "$r/cpu.tsv" "$r/ends.tsv" >"$r/walk.tsv"
+	[ "$(wc -l <"$r/walk.tsv")" -gt 1 ] || die "$r: no pair of scenario $scenario rows with and without cold VMAs"
+done
+
+printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$dir/walk-cost.tsv"
+# shellcheck disable=SC2046 # one run directory per word
+awk -f "$here/tsv.awk" -f "$here/repeat.awk" -v ranges="$dir/walk-cost.tsv" \
+	$(for r in $runs; do printf '%s/walk.tsv ' "$r"; done) >/dev/null
+
+nruns=$(printf '%s\n' "$runs" | wc -l)
+{
+	printf '# The walk cost of PID-inactive VMAs, scenario %s\n\n' "$scenario"
+	[ ! -s "$dir/versions.txt" ] || { sed 's/^/    /' "$dir/versions.txt"; echo; }
+	printf 'Runs: %s of each kernel, taking turns.  Each cell is the median and,\n' "$nruns"
+	cat <<'EOT'
+in brackets, the lowest and the highest run; series / base is the ratio
+of the medians.  CPU: the workload's system time over the run
+(damon-run, lab.cpu=1), in ms a second (10 is 1 % of a CPU): NUMA
+balancing scans in
+task_numa_work() on the workload's own threads.  The control row has no
+cold VMAs; what the cold VMAs cost is the difference, per run.  The hot
+VMA's seconds to 90 % on the top tier are at the guest's sampling step
+(1 s), rounded up.
+
+EOT
+	tsv_awk '
+	FILENAME ~ /kernels\.tsv$/ { kind[col("kernel")] = col("kind"); next }
+	FILENAME ~ /scenarios\.tsv$/ { args[col("id")] = col("args"); mode[col("id")] = col("mode"); next }
+	{
+		k = col("kernel"); s = col("scenario"); c = col("column")
+		if (!(s in seen_s)) { seen_s[s]; scen[++ns] = s }
+		if (kind[k] == "base") base = k; else series = k
+		m[k, s, c] = col("median"); lo[k, s, c] = col("min"); hi[k, s, c] = col("max")
+	}
+	function cell(k, s, c, t) {
+		if (!((k, s, c) in m))
+			return "-"
+		if (t)
+			return t90_secs(m[k, s, c], "never") " [" t90_secs(lo[k, s, c], "never") "-" t90_secs(hi[k, s, c], "never") "]"
+		return m[k, s, c] " [" lo[k, s, c] "-" hi[k, s, c] "]"
+	}
+	function ratio(s, c) {
+		if (m[base, s, c] <= 0 || m[series, s, c] < 0)
+			return "-"
+		return sprintf("%.2f", m[series, s, c] / m[base, s, c])
+	}
+	function line(what, s, c, t) {
+		printf "| %s | %s | %s | %s |\n", what, cell(base, s, c, t), cell(series, s, c, t), t ? "-" : ratio(s, c)
+	}
+	END {
+		for (i = 1; i <= ns; i++) {
+			s = scen[i]
+			c = m[base, s, "control"]
+			printf "## Scenario %s: numa_balancing=%s, `%s`\n\n", s, mode[s], args[s]
+			printf "Control: scenario %s, `%s`.\n\n", c, args[c]
+			printf "| | %s | %s | series / base |\n|---|---:|---:|---:|\n", base, series
+			line("system time, ms a second", s, "cpu_ms_per_s")
+			line("the same in the control", s, "control_cpu_ms_per_s")
+			line("the cold VMAs: the difference", s, "walk_cpu_ms_per_s")
+			line("scan sequences a minute", s, "seqs_per_min")
+			line("the same in the control", s, "control_seqs_per_min")
+			line("hot VMA: seconds to 90 %", s, "t90", 1)
+			line("the same in the control", s, "control_t90", 1)
+			print ""
+		}
+	}' -f "$here/t90.awk" "$dir/kernels.tsv" "$table" "$dir/walk-cost.tsv"
+} >"$dir/walk-cost.md"

@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# walk-cost.sh RESULTS: what walking PID-inactive VMAs costs, the mainline
+# series' kernel vs its base (scripts/kernels.tsv): scenario 14 of
+# lab/scenarios.tsv (lab/guest/s14-walk-cost.c) with the workloads' CPU
+# time accounted (LAB_CPU=1), $REPEAT runs of each kernel (default 5), the
+# kernels taking turns (scripts/lab-run.sh).  Writes the lab run into
+# RESULTS/<date> (RESULTS/latest) and there walk-cost.tsv and
+# walk-cost.md (scripts/walk-cost-report.sh).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+. "$here/run-lib.sh"
+
+results=${1:?usage: walk-cost.sh RESULTS}
+scenario=14
+series=$(series_kernel mainline)
+base=$(base_kernel "$series")
+status=0
+SCENARIOS=$scenario LAB_CPU=1 REPEAT=${REPEAT:-5} \
+	"$here/lab-run.sh" "$results" "$base" "$series" || status=$?
+[ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
+"$here/walk-cost-report.sh" "$results/latest" "$scenario" ||
+	die "walk-cost-report.sh failed on $results/latest"
+step "walk cost: $results/latest/walk-cost.md, table: walk-cost.tsv"
+exit $status
