@@ -211,6 +211,31 @@ walk_cost_made_up() {
 	return $rc
 }
 t "walk cost: per-run differences against the control, medians, ranges, ratios" walk_cost_made_up
+# scale-report.sh on three made-up runs of two points at one hot set: the
+# VMAs' size, the median time to 90 % with its range (a run that never
+# got there sorts last) in whole seconds.
+scale_made_up() {
+	d=$(mktemp -d)
+	for r in 1 2 3; do
+		mkdir "$d/run-$r"
+		printf 'kernel\tkind\tbase_kernel\tpatches\nb\tbase\tb\t0\ns\tseries\tb\t8\n' >"$d/run-$r/kernels.tsv"
+		{
+			printf 'kernel\tkind\tscenario\tname\tmode\tsecs\ttop_pct\tt90\tpte_updates\thint_faults\thot_bytes\n'
+			for p in 64 512; do
+				printf 'b\tbase\t5-%sx8\tpid-inactive\t2\t60.0\t5.0\t-1\t60\t60\t268435456\n' $p
+				printf 's\tseries\t5-%sx8\tpid-inactive\t2\t60.0\t100.0\t%s.5\t60\t60\t268435456\n' $p $((r * p / 64))
+			done
+		} >"$d/run-$r/ends.tsv"
+	done
+	"$here/scale-report.sh" "$d" >/dev/null && cat "$d/scale.md" &&
+		grep -q '^| 64 | 4096 | 8 | 512 | > 60 | 5.0 | 3 \[2-4\] | 100.0 |$' "$d/scale.md" &&
+		grep -q '^| 512 | 512 | 8 | 4096 | > 60 | 5.0 | 17 \[9-25\] | 100.0 |$' "$d/scale.md" &&
+		grep -q '(256 MiB of hot memory in' "$d/scale.md"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+t "scale: VMAs of a constant hot set, medians and ranges over three made-up runs" scale_made_up
 t "README and lab/README: generated tables equal what they are made from" \
 	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
 # lab/hunks.tsv: for each series it names (hunk_series), one row for each

@@ -1,94 +1,132 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# scale-report.sh DIR: from the "5-NxT" rows of DIR/{ends,skips,cpu,samples}.tsv
-# (scale.sh) write DIR/scale.tsv, one row per kernel x point:
+# scale-report.sh DIR: from the "5-NxT" rows of {ends,skips,cpu,samples}.tsv
+# of a run (scale.sh) write its scale.tsv, one row per kernel x point:
 #
-#   kernel kind nvmas threads secs top_pct t90 reached pte_updates_per_s
-#   hint_faults_per_s pid_inactive_bytes sys_ms
+#   kernel kind scenario nvmas threads vma_kib secs top_pct t90 reached
+#   pte_updates_per_s hint_faults_per_s pid_inactive_bytes sys_ms
 #
-# (t90: seconds until the sampled top-tier share first reached 90 %, -1 if
-# not within the run; reached: 1 or 0; pid_inactive_bytes: bytes of the
-# scenario's VMAs sched_skip_vma_numa skipped as PID-inactive; sys_ms: the
-# workload's system time over the run), then DIR/scale.md (table),
-# DIR/scale.png (seconds to 90 % against VMAs and VMAs x threads, log-log;
-# a point not reached is drawn at the run's length, marked) and
-# DIR/scale-top-tier.png (top-tier share over time per point).
+# (scenario: 5-NxT; vma_kib: the size of each hot VMA; t90: seconds until
+# the sampled top-tier share first reached 90 %, -1 if not within the run;
+# reached: 1 or 0; pid_inactive_bytes: bytes of the scenario's VMAs
+# sched_skip_vma_numa skipped as PID-inactive; sys_ms: the workload's
+# system time over the run).  The run is DIR, or each of DIR/run-1,
+# DIR/run-2, ... (REPEAT): then DIR/scale.tsv holds the median of every
+# column over the runs and DIR/scale-ranges.tsv their ranges (kernel,
+# scenario, column, n, median, min, max: scripts/repeat.awk).  Then
+# DIR/scale.md (table, with the ranges), DIR/scale.png (seconds to 90 %
+# against VMAs and VMAs x threads, log-log, the medians; a point not
+# reached is drawn at the run's length, marked) and DIR/scale-top-tier.png
+# (top-tier share over time per point, of the first run).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 dir=${1:?usage: scale-report.sh DIR}
-[ -s "$dir/ends.tsv" ] || die "$dir/ends.tsv: no results to report"
-touch "$dir/skips.tsv" "$dir/cpu.tsv" "$dir/samples.tsv"
+runs=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+[ -n "$runs" ] || runs=$dir
+first=$(printf '%s\n' "$runs" | head -n 1)
 
-tsv_awk '
-BEGIN {
-	OFS = "\t"
-	print "kernel", "kind", "nvmas", "threads", "secs", "top_pct", "t90", "reached", "pte_updates_per_s", "hint_faults_per_s", "pid_inactive_bytes", "sys_ms"
+# run_table RUN: RUN/scale.tsv from RUN's tables.
+run_table() {
+	[ -s "$1/ends.tsv" ] || die "$1/ends.tsv: no results to report"
+	touch "$1/skips.tsv" "$1/cpu.tsv" "$1/samples.tsv"
+	tsv_awk '
+	BEGIN {
+		OFS = "\t"
+		print "kernel", "kind", "scenario", "nvmas", "threads", "vma_kib", "secs", "top_pct", "t90", "reached", "pte_updates_per_s", "hint_faults_per_s", "pid_inactive_bytes", "sys_ms"
+	}
+	FILENAME == skips {
+		if (col("comm") != "skipstat" && col("reason") == "pid_inactive")
+			pid[col("kernel"), col("scenario")] += col("bytes")
+		next
+	}
+	FILENAME == cpu {
+		sys[col("kernel"), col("scenario")] = col("sys_ms")
+		next
+	}
+	col("scenario") ~ /^5-[0-9]+x[0-9]+$/ {
+		k = col("kernel"); sc = col("scenario"); secs = col("secs"); t90 = col("t90")
+		p = substr(sc, 3)
+		n = p; sub(/x.*/, "", n)
+		t = p; sub(/.*x/, "", t)
+		reached = (t90 != "-1" && t90 != "NA")
+		row[++rows] = k OFS col("kind") OFS sc OFS n OFS t OFS col("hot_bytes") / 1024 / n OFS secs OFS col("top_pct") OFS t90 OFS reached OFS \
+			(secs + 0 > 0 ? sprintf("%.1f", col("pte_updates") / secs) : "NA") OFS \
+			(secs + 0 > 0 ? sprintf("%.1f", col("hint_faults") / secs) : "NA") OFS \
+			((k SUBSEP sc) in pid ? pid[k, sc] : 0) OFS ((k SUBSEP sc) in sys ? sys[k, sc] : "NA")
+		nv[rows] = n + 0; nt[rows] = t + 0
+	}
+	# By VMAs, then threads, each kernel in the order it ran: what the table
+	# and the plots below read in order.
+	END {
+		for (i = 1; i <= rows; i++)
+			idx[i] = i
+		for (i = 2; i <= rows; i++)
+			for (j = i; j > 1 && (nv[idx[j - 1]] > nv[idx[j]] || (nv[idx[j - 1]] == nv[idx[j]] && nt[idx[j - 1]] > nt[idx[j]])); j--) {
+				x = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = x
+			}
+		for (i = 1; i <= rows; i++)
+			print row[idx[i]]
+	}' -v skips="$1/skips.tsv" -v cpu="$1/cpu.tsv" "$1/skips.tsv" "$1/cpu.tsv" "$1/ends.tsv" >"$1/scale.tsv"
+	[ "$(wc -l <"$1/scale.tsv")" -gt 1 ] || die "$1/ends.tsv has no scenario 5-NxT rows"
 }
-FILENAME == skips {
-	if (col("comm") != "skipstat" && col("reason") == "pid_inactive")
-		pid[col("kernel"), col("scenario")] += col("bytes")
-	next
-}
-FILENAME == cpu {
-	sys[col("kernel"), col("scenario")] = col("sys_ms")
-	next
-}
-col("scenario") ~ /^5-[0-9]+x[0-9]+$/ {
-	k = col("kernel"); sc = col("scenario"); secs = col("secs"); t90 = col("t90")
-	p = substr(sc, 3)
-	n = p; sub(/x.*/, "", n)
-	t = p; sub(/.*x/, "", t)
-	reached = (t90 != "-1" && t90 != "NA")
-	row[++rows] = k OFS col("kind") OFS n OFS t OFS secs OFS col("top_pct") OFS t90 OFS reached OFS \
-		(secs + 0 > 0 ? sprintf("%.1f", col("pte_updates") / secs) : "NA") OFS \
-		(secs + 0 > 0 ? sprintf("%.1f", col("hint_faults") / secs) : "NA") OFS \
-		((k SUBSEP sc) in pid ? pid[k, sc] : 0) OFS ((k SUBSEP sc) in sys ? sys[k, sc] : "NA")
-	nv[rows] = n + 0; nt[rows] = t + 0
-}
-# By VMAs, then threads, each kernel in the order it ran: what the table
-# and the plots below read in order.
-END {
-	for (i = 1; i <= rows; i++)
-		idx[i] = i
-	for (i = 2; i <= rows; i++)
-		for (j = i; j > 1 && (nv[idx[j - 1]] > nv[idx[j]] || (nv[idx[j - 1]] == nv[idx[j]] && nt[idx[j - 1]] > nt[idx[j]])); j--) {
-			x = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = x
-		}
-	for (i = 1; i <= rows; i++)
-		print row[idx[i]]
-}' -v skips="$dir/skips.tsv" -v cpu="$dir/cpu.tsv" "$dir/skips.tsv" "$dir/cpu.tsv" "$dir/ends.tsv" >"$dir/scale.tsv"
-[ "$(wc -l <"$dir/scale.tsv")" -gt 1 ] || die "$dir/ends.tsv has no scenario 5-NxT rows"
+for r in $runs; do
+	run_table "$r"
+done
+ranges=
+if [ "$runs" != "$dir" ]; then
+	ranges=$dir/scale-ranges.tsv
+	printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$ranges"
+	# shellcheck disable=SC2046 # one run directory per word
+	awk -f "$here/tsv.awk" -f "$here/repeat.awk" -v ranges="$ranges" \
+		$(for r in $runs; do printf '%s/scale.tsv ' "$r"; done) >"$dir/scale.tsv"
+fi
+# The hot set of the points: the same at every point (scale.sh).
+hot_mib=$(tsv_awk '{ print col("nvmas") * col("vma_kib") / 1024; exit }' "$dir/scale.tsv")
 
 # The table: one row per point, base and series side by side.
 table() {
 	tsv_awk '
+	# secs(k, p, x): a t90 of kernel k at point p as the reports print
+	# it (t90.awk), "> S" when not reached within the run of S s.
+	function secs(k, p, x) {
+		return t90_secs(x, "> " run[k, p])
+	}
 	function cell(k, p) {
 		if (!((k SUBSEP p) in t90))
 			return md ? "- | -" : "-\t-"
-		return (reached[k, p] ? t90[k, p] : "> " secs[k, p]) (md ? " | " : "\t") top[k, p]
+		return secs(k, p, t90[k, p]) (((k, p) in lo) && lo[k, p] != hi[k, p] ? " [" secs(k, p, lo[k, p]) "-" secs(k, p, hi[k, p]) "]" : "") \
+			(md ? " | " : "\t") top[k, p]
+	}
+	FILENAME == ranges {
+		if (col("column") == "t90") {
+			lo[kind[col("kernel")], point[col("scenario")]] = col("min")
+			hi[kind[col("kernel")], point[col("scenario")]] = col("max")
+		}
+		next
 	}
 	{
 		p = col("nvmas") SUBSEP col("threads")
-		if (!(p in seen)) { order[++n] = p; seen[p] = 1 }
+		if (!(p in seen)) { order[++n] = p; seen[p] = 1; kib[p] = col("vma_kib") }
 		k = col("kind")
-		t90[k, p] = col("t90"); reached[k, p] = col("reached"); secs[k, p] = sprintf("%.0f", col("secs")); top[k, p] = col("top_pct")
+		kind[col("kernel")] = k; point[col("scenario")] = p
+		t90[k, p] = col("t90"); run[k, p] = sprintf("%.0f", col("secs")); top[k, p] = col("top_pct")
 	}
 	END {
 		if (md) {
-			print "| hot VMAs | threads | VMAs x threads | base: s to 90 % | base: top % at end | series: s to 90 % | series: top % at end |"
-			print "|---:|---:|---:|---:|---:|---:|---:|"
+			print "| hot VMAs | KiB each | threads | VMAs x threads | base: s to 90 % | base: top % at end | series: s to 90 % | series: top % at end |"
+			print "|---:|---:|---:|---:|---:|---:|---:|---:|"
 		} else
-			print "vmas\tthreads\tvmas*threads\tbase_t90\tbase_top%\tseries_t90\tseries_top%"
+			print "vmas\tkib\tthreads\tvmas*threads\tbase_t90\tbase_top%\tseries_t90\tseries_top%"
 		for (i = 1; i <= n; i++) {
 			split(order[i], a, SUBSEP)
 			if (md)
-				printf "| %s | %s | %s | %s | %s |\n", a[1], a[2], a[1] * a[2], cell("base", order[i]), cell("series", order[i])
+				printf "| %s | %s | %s | %s | %s | %s |\n", a[1], kib[order[i]], a[2], a[1] * a[2], cell("base", order[i]), cell("series", order[i])
 			else
-				printf "%s\t%s\t%s\t%s\t%s\n", a[1], a[2], a[1] * a[2], cell("base", order[i]), cell("series", order[i])
+				printf "%s\t%s\t%s\t%s\t%s\t%s\n", a[1], kib[order[i]], a[2], a[1] * a[2], cell("base", order[i]), cell("series", order[i])
 		}
-	}' -v md="$1" "$dir/scale.tsv"
+	}' -f "$here/t90.awk" -v md="$1" -v ranges="$ranges" "$dir/scale.tsv" ${ranges:+"$ranges"}
 }
 
 # Plot data: one file per kernel kind and thread count, by VMA count:
@@ -114,7 +152,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 		printf 'set yrange [0.4:%s]\nset ylabel "seconds to 90 %% top tier"\n' "$ymax"
 		for panel in 1 2; do
 			if [ $panel = 1 ]; then
-				printf 'set xlabel "PID-inactive hot VMAs (64 KiB each)"\nset xrange [*:*]\n'
+				printf 'set xlabel "PID-inactive hot VMAs (%s MiB in all)"\nset xrange [*:*]\n' "$hot_mib"
 			else
 				printf 'set xlabel "hot VMAs x reader threads"\n'
 			fi
@@ -149,7 +187,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	rm -rf "$sdir"
 	mkdir -p "$sdir"
 	tsv_awk 'BEGIN { OFS = " " } col("scenario") ~ /^5-[0-9]+x[0-9]+$/ { print col("t"), col("top_pct") > (d "/" substr(col("scenario"), 3) "@" col("kind") ".dat") }' \
-		-v d="$sdir" "$dir/samples.tsv"
+		-v d="$sdir" "$first/samples.tsv"
 	pts=$(find "$sdir" -name '*.dat' | sed 's#.*/##; s/@.*//' | sort -u -t x -k1,1n -k2,2n)
 	if [ -n "$pts" ]; then
 		for p in $pts; do
@@ -165,15 +203,25 @@ fi
 		sed 's/^/    /' "$dir/versions.txt"
 		printf '\n'
 	fi
+	printf '`s5-pid-inactive -n VMAS -V KIB -T THREADS` (%s MiB of hot memory in\n' "$hot_mib"
 	cat <<'EOT'
-`s5-pid-inactive -n VMAS -T THREADS` (64 KiB hot VMAs, a 512 MiB budget
-eater on the slow node, up to 30 s on the top tier, then demoted) in mode
-2: seconds until the sampled top-tier share of the hot set first reached
-90 % ("> N": not within the N s run), and the share at the end.
-Machine-readable: `scale.tsv` (also PTE updates/s, PID-inactive skipped
-bytes, system time).
-
+VMAS VMAs of KIB each, a 512 MiB budget eater on the slow node, up to
+30 s on the top tier, then demoted) in mode 2: seconds until the sampled
+top-tier share of the hot set first reached 90 % ("> N": not within the
+N s run), at the guest's sampling step (1 s), rounded up, and the share
+at the end.  Machine-readable: `scale.tsv` (also PTE updates/s,
+PID-inactive skipped bytes, system time).
 EOT
+	if [ -n "$ranges" ]; then
+		printf '\nRuns: %s of each kernel, taking turns; each time is the median and,\n' "$(printf '%s\n' "$runs" | wc -l)"
+		cat <<'EOT'
+in brackets, the lowest and the highest run, when they differ (the
+top-tier share: the median); each run in `run-N/`, the ranges of every
+column in `scale-ranges.tsv`.
+EOT
+	fi
+	printf '\n'
+
 	table 1
 	printf '\n![seconds to 90 %%, log-log](scale.png)\n\n![top-tier share over time per point](scale-top-tier.png)\n'
 } >"$dir/scale.md"

@@ -1,24 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # scale.sh RESULTS: scenario 5 over a grid of PID-inactive hot VMAs x reader
-# threads, the mainline series' kernel vs its base (scripts/kernels.tsv),
-# one guest boot per kernel.  $SCALE_GRID: NVMASxNTHREADS points (default
-# 64, 512, 4096 VMAs x 8, 64, 512 threads), within s5-pid-inactive's
-# limits (it prints them with -L); $SCALE_SECS: measured seconds per point
-# (default 60).  Writes RESULTS/<date> (RESULTS/latest): scale.tsv,
-# scale.md, scale.png (log-log) and scale-top-tier.png
-# (scripts/scale-report.sh), with the raw samples.tsv, ends.tsv, skips.tsv,
-# cpu.tsv and the consoles.
+# threads at a constant hot set, the mainline series' kernel vs its base
+# (scripts/kernels.tsv), one guest boot per kernel and run.
+# $SCALE_GRID: NVMASxNTHREADS points (default 64, 512, 4096, 16384 VMAs x
+# 8, 64, 512 threads); $SCALE_HOT_MIB: the hot set of every point (default
+# 256), split evenly into its VMAs, within s5-pid-inactive's limits (it
+# prints them with -L); $SCALE_SECS: measured seconds per point (default
+# 60); $REPEAT: runs of each kernel (default 1), the kernels taking turns,
+# each run in RESULTS/<date>/run-R.  Writes RESULTS/<date>
+# (RESULTS/latest): scale.tsv, scale.md, scale.png (log-log) and
+# scale-top-tier.png (scripts/scale-report.sh; over the runs: medians and
+# ranges), with the raw samples.tsv, ends.tsv, skips.tsv, cpu.tsv and the
+# consoles.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 . "$here/run-lib.sh"
 
 results=${1:?usage: scale.sh RESULTS}
-grid=${SCALE_GRID:-64x8 64x64 64x512 512x8 512x64 512x512 4096x8 4096x64 4096x512}
+grid=${SCALE_GRID:-64x8 64x64 64x512 512x8 512x64 512x512 4096x8 4096x64 4096x512 16384x8 16384x64 16384x512}
 secs=${SCALE_SECS:-60}
 case $secs in
 '' | *[!0-9]* | 0) die "SCALE_SECS=$secs is not a number of seconds" ;;
+esac
+hot_mib=${SCALE_HOT_MIB:-256}
+case $hot_mib in
+'' | *[!0-9]* | 0) die "SCALE_HOT_MIB=$hot_mib is not a number of MiB" ;;
+esac
+repeat=${REPEAT:-1}
+case $repeat in
+'' | *[!0-9]* | 0) die "REPEAT=$repeat: give the number of runs of each kernel, 1 or more" ;;
 esac
 case $grid in
 *[!0-9x,\ ]*) die "SCALE_GRID='$grid' is not a list of NVMASxNTHREADS points (e.g. 512x64)" ;;
@@ -46,12 +58,18 @@ run_guest lab
 limits=$("$(run_bin)/s5-pid-inactive" -L) || die "s5-pid-inactive -L failed"
 max_vmas=$(printf '%s\n' "$limits" | sed -n 's/.*max_vmas=\([0-9][0-9]*\).*/\1/p')
 max_threads=$(printf '%s\n' "$limits" | sed -n 's/.*max_threads=\([0-9][0-9]*\).*/\1/p')
-[ -n "$max_vmas" ] && [ -n "$max_threads" ] ||
-	die "s5-pid-inactive -L printed '$limits', not max_vmas=N max_threads=N"
+min_kib=$(printf '%s\n' "$limits" | sed -n 's/.*min_vma_kib=\([0-9][0-9]*\).*/\1/p')
+max_kib=$(printf '%s\n' "$limits" | sed -n 's/.*max_vma_kib=\([0-9][0-9]*\).*/\1/p')
+[ -n "$max_vmas" ] && [ -n "$max_threads" ] && [ -n "$min_kib" ] && [ -n "$max_kib" ] ||
+	die "s5-pid-inactive -L printed '$limits', not max_vmas=N max_threads=N min_vma_kib=N max_vma_kib=N"
 for p in $(printf '%s' "$points" | tr ',' ' '); do
 	n=${p%x*} t=${p#*x}
 	if [ "$n" -lt 1 ] || [ "$n" -gt "$max_vmas" ] || [ "$t" -lt 1 ] || [ "$t" -gt "$max_threads" ]; then
 		die "scale point '$p' is outside 1-$max_vmas VMAs x 1-$max_threads threads (s5-pid-inactive's limits)"
+	fi
+	kib=$((hot_mib * 1024 / n))
+	if [ "$kib" -lt "$min_kib" ] || [ "$kib" -gt "$max_kib" ] || [ $((kib * n)) -ne $((hot_mib * 1024)) ]; then
+		die "scale point '$p': $hot_mib MiB in $n VMAs is not a whole number of KiB in $min_kib-$max_kib each (SCALE_HOT_MIB)"
 	fi
 done
 
@@ -63,12 +81,20 @@ export LAB_GUEST_TIMEOUT
 
 run_build "$base" "$series"
 run_dir=$(run_start "$results")
-step "scale grid: $(printf '%s' "$points" | tr ',' ' '), ${secs} s each, on $base and $series"
-for k in "$base" "$series"; do
-	run_boot "$run_dir" "$k" lab.scenarios= "lab.scale=$points" "lab.scale_secs=$secs" lab.cpu=1
-	run_parse "$run_dir" "$k"
+step "scale grid: $(printf '%s' "$points" | tr ',' ' '), $hot_mib MiB hot, ${secs} s each, on $base and $series, $repeat run(s) each"
+r=0
+while [ $r -lt "$repeat" ]; do
+	r=$((r + 1))
+	d=$run_dir
+	[ "$repeat" -eq 1 ] || { d=$run_dir/run-$r; step "run $r of $repeat"; }
+	for k in "$base" "$series"; do
+		run_boot "$d" "$k" lab.scenarios= "lab.scale=$points" "lab.scale_secs=$secs" \
+			"lab.scale_mib=$hot_mib" lab.cpu=1
+		run_parse "$d" "$k"
+	done
+	[ "$repeat" -eq 1 ] || cp "$d/kernels.tsv" "$run_dir/kernels.tsv"
 done
 run_versions "$run_dir" >"$run_dir/versions.txt"
-"$here/scale-report.sh" "$run_dir" || die "scale-report.sh failed on $run_dir"
+"$here/scale-report.sh" "$run_dir" "$hot_mib" || die "scale-report.sh failed on $run_dir"
 final=$(run_publish "$run_dir" "$results")
 step "scale: $final/scale.md, table: scale.tsv, plot: scale.png (also $results/latest/)"

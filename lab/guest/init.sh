@@ -34,6 +34,8 @@
 #                         workloads' own CPU time
 #   lab.scale=64x8,...    after the scenarios, scenario 5 with NVMASxNTHREADS
 #                         hot VMAs and reader threads, as scenario "5-NxT"
+#   lab.scale_mib=N       the hot set of every lab.scale point, MiB: its
+#                         VMAs are N MiB / NVMAS each (default: -V's default)
 #   lab.scale_secs=N      measured duration of each lab.scale point (60)
 # debug run (scenario ids are MODE.ID, e.g. "2.d1"):
 #   lab.secs=N            duration of each row (default 10)
@@ -62,6 +64,7 @@ DAMON=0
 OFF=0
 SCALE=
 SCALE_SECS=60
+SCALE_MIB=
 DEBUG_MODES="2 3"
 STRESS_SECS=300
 INJECT=
@@ -152,6 +155,7 @@ parse_cmdline() {
 		lab.off=*) OFF=${arg#*=} ;;
 		lab.scale=*) SCALE=$(echo "${arg#*=}" | tr , ' ') ;;
 		lab.scale_secs=*) SCALE_SECS=${arg#*=} ;;
+		lab.scale_mib=*) SCALE_MIB=${arg#*=} ;;
 		lab.stress_secs=*) STRESS_SECS=${arg#*=} ;;
 		lab.inject=*) INJECT=${arg#*=} ;;
 		ksft_only=*) KSFT_ONLY=${arg#*=} ;;
@@ -259,7 +263,7 @@ run_scale() {
 	local p
 	for p in $SCALE; do
 		run_workload "5-$p" s5-pid-inactive -m 2 -t "$SCALE_SECS" -P 30 \
-			-n "${p%x*}" -T "${p#*x}"
+			-n "${p%x*}" -T "${p#*x}" ${SCALE_MIB:+-V $((SCALE_MIB * 1024 / ${p%x*}))}
 	done
 }
 

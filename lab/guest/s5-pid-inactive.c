@@ -38,11 +38,13 @@
 #include "lab.h"
 
 /*
- * The largest -n and -T: scripts/scale.sh reads them with -L, so that its
- * grid is checked against these and not against a copy.
+ * The limits of -n, -T and -V: scripts/scale.sh reads them with -L, so that
+ * its grid is checked against these and not against a copy.
  */
 #define MAX_VMAS	16384
 #define MAX_THREADS	512
+#define MIN_VMA_KIB	4
+#define MAX_VMA_KIB	4096
 
 #define STR(x)		#x
 #define XSTR(x)		STR(x)
@@ -51,7 +53,7 @@ static const char usage[] =
 	"Scenario 5: NVMAS small hot VMAs and a budget eater read by NTHREADS\n"
 	"threads; the VMAs live on the top tier first, then are demoted.\n"
 	"  -n NVMAS     hot VMAs, at most " XSTR(MAX_VMAS) " (default 4096)\n"
-	"  -V KIB       size of each hot VMA (default 64)\n"
+	"  -V KIB       size of each hot VMA, " XSTR(MIN_VMA_KIB) "-" XSTR(MAX_VMA_KIB) " (default 64)\n"
 	"  -T NTHREADS  reader threads, at most " XSTR(MAX_THREADS) " (default 16)\n"
 	"  -E MIB       budget eater on the slow node, 0 for none (default 512)\n"
 	"  -P SECS      longest top-tier phase (default 30)\n"
@@ -61,8 +63,8 @@ static const char usage[] =
 	"               -m); 2 gives the VMAs no fault there, in any mode\n"
 	"  -C           cold: once demoted, the VMAs are read no more (the\n"
 	"               threads keep running, reading the eater if any)\n"
-	"  -L           print the limits of -n and -T and exit:\n"
-	"               max_vmas=N max_threads=N\n"
+	"  -L           print the limits of -n, -T and -V and exit:\n"
+	"               max_vmas=N max_threads=N min_vma_kib=N max_vma_kib=N\n"
 	"The hot VMAs start the top-tier phase on node " XSTR(LAB_TOP_NODE) "\n"
 	"and the measured run on -N.\n"
 	"Defaults: -s 5 -m 2 -t 60 -k scan_size_mb=16; -M is not used.\n";
@@ -107,7 +109,7 @@ static int parse_opt(int opt, const char *arg)
 	case 'n':
 		return lab_parse_ulong(arg, 1, MAX_VMAS, &nr_vmas);
 	case 'V':
-		return lab_parse_ulong(arg, 4, 2048, &vma_kib);
+		return lab_parse_ulong(arg, MIN_VMA_KIB, MAX_VMA_KIB, &vma_kib);
 	case 'T':
 		return lab_parse_ulong(arg, 1, MAX_THREADS, &nr_threads);
 	case 'E':
@@ -126,7 +128,8 @@ static int parse_opt(int opt, const char *arg)
 		return 0;
 	case 'L':
 		/* Before any set-up: it runs on the host too. */
-		printf("max_vmas=%d max_threads=%d\n", MAX_VMAS, MAX_THREADS);
+		printf("max_vmas=%d max_threads=%d min_vma_kib=%d max_vma_kib=%d\n",
+		       MAX_VMAS, MAX_THREADS, MIN_VMA_KIB, MAX_VMA_KIB);
 		exit(0);
 	}
 	return -1;
