@@ -142,6 +142,32 @@ damon_below_floor() {
 	return $rc
 }
 t "DAMON table: a cost below the floor run is not shown as a negative number" damon_below_floor
+# damon-report.sh on three made-up runs: the cost per MiB promoted, the
+# medians and their ranges.
+damon_repeat_made_up() {
+	d=$(mktemp -d)
+	for r in 1 2 3; do
+		mkdir -p "$d/run-$r/floor"
+		{
+			printf 'kernel\tkind\tscenario\tname\tmode\ttop_pct\tt90\tpgpromote_success\tverdict\n'
+			printf 'p\tpeer\t1\tfork-cow\t0\t99.0\t%s.0\t0\tpass\n' $((r + 2))
+			printf 's\tseries\t1\tfork-cow\t2\t100.0\t1.0\t16384\tpass\n'
+		} >"$d/run-$r/summary.tsv"
+		{
+			printf 'kernel\tscenario\tmech\tsecs\tuser_ms\tsys_ms\tkdamond_ms\tpromoted_bytes\n'
+			printf 'p\t1\tdamon\t30\t100\t300\t%s\t67108864\n' $((1000 + 100 * r))
+			printf 's\t1\tnumab\t30\t100\t%s\t0\t0\n' $((500 + 40 * r))
+		} >"$d/run-$r/cpu.tsv"
+		printf 'scenario\tmech\tsys_ms\n1\tnone\t300\n' >"$d/run-$r/floor/cpu.tsv"
+	done
+	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md" &&
+		grep -q '^| 1 | fork-cow | - | - | - | 99.0 | 4 \[3-5\] | 1200 \[1100-1300\] (4.0%) | 100.0 | 1 | 280 \[240-320\] (0.9%) |$' "$d/damon.md" &&
+		grep -q '^| 1 | fork-cow | - | - | 64 | 18.8 \[17.2-20.3\] | 64 | 4.4 \[3.8-5.0\] |$' "$d/damon.md"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+t "DAMON table: cost per MiB promoted, medians and ranges over three made-up runs" damon_repeat_made_up
 
 # repeat-report.sh on three made-up runs of one kernel: the medians, the
 # ranges (a t90 never reached sorts last) and the verdicts over the runs.

@@ -15,6 +15,9 @@
 # verdicts against lab/expect.tsv + lab/expect-damon.tsv, report.md,
 # top-tier.png with one line per kernel, samples.tsv, ends.tsv, skips.tsv)
 # and cpu.tsv, damon-summary.tsv, damon.md (scripts/damon-report.sh).
+# $REPEAT=N makes N such runs, the four boots of each taking turns, in
+# RESULTS/<date>/run-R, and reports their medians and ranges
+# (scripts/repeat-report.sh, damon-report.sh; top-tier.png: run 1's).
 # Exit status: 0, 3 when some verdict failed, else 1.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,26 +62,53 @@ series=$(series_kernel mainline)
 	die "$damon and $series are not built on the same base ($base, $(base_kernel "$series"))"
 [ -f "$here/../series/mainline/series" ] || die "series/mainline does not exist"
 
+repeat=${REPEAT:-1}
+case $repeat in
+'' | *[!0-9]* | 0) die "REPEAT=$repeat: give the number of runs of each kernel, 1 or more" ;;
+esac
+
 run_guest lab
 run_build "$base" "$damon" "$series"
 run_dir=$(run_start "$results")
-run_boot "$run_dir" "$base" "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
-run_parse "$run_dir" "$base"
-# The floor of the CPU cost: the base kernel again with no tiering
-# mechanism (NUMA balancing off, no DAMON), only its "@@ cpu" lines kept.
-run_boot "$run_dir/floor" "$base" "lab.scenarios=$scenarios" lab.off=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
-run_parse "$run_dir/floor" "$base" off
-run_boot "$run_dir" "$damon" "lab.scenarios=$scenarios" lab.damon=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
-run_parse "$run_dir" "$damon"
-run_boot "$run_dir" "$series" "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
-run_parse "$run_dir" "$series"
-
-# The DAMON rules join those of every lab run, for this run only;
-# report.sh exits 3 when a verdict failed: the run is still published.
-run_versions "$run_dir" >"$run_dir/versions.txt"
+# one_run DIR: the four boots of one run into DIR.
+one_run() {
+	run_boot "$1" "$base" "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+	run_parse "$1" "$base"
+	# The floor of the CPU cost: the base kernel again with no tiering
+	# mechanism (NUMA balancing off, no DAMON), only its "@@ cpu" lines kept.
+	run_boot "$1/floor" "$base" "lab.scenarios=$scenarios" lab.off=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+	run_parse "$1/floor" "$base" off
+	run_boot "$1" "$damon" "lab.scenarios=$scenarios" lab.damon=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+	run_parse "$1" "$damon"
+	run_boot "$1" "$series" "lab.scenarios=$scenarios" lab.cpu=1 ${LAB_SECS:+"lab.secs=$LAB_SECS"}
+	run_parse "$1" "$series"
+}
+# verdicts DIR: the verdicts of DIR's run.  The DAMON rules join those of
+# every lab run, for this run only; report.sh exits 3 when a verdict
+# failed: the run is still published.
+verdicts() {
+	"$here/report.sh" "$1" "$here/../lab/expect.tsv" "$expect_damon"
+}
 status=0
-"$here/report.sh" "$run_dir" "$here/../lab/expect.tsv" "$expect_damon" || status=$?
-[ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
+if [ "$repeat" -eq 1 ]; then
+	one_run "$run_dir"
+	run_versions "$run_dir" >"$run_dir/versions.txt"
+	verdicts "$run_dir" || status=$?
+	[ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
+else
+	r=0
+	while [ $r -lt "$repeat" ]; do
+		r=$((r + 1))
+		step "run $r of $repeat"
+		one_run "$run_dir/run-$r"
+		verdicts "$run_dir/run-$r" >/dev/null || [ $? -eq 3 ] || exit 1
+	done
+	cp "$run_dir/run-1/kernels.tsv" "$run_dir/kernels.tsv"
+	[ ! -f "$run_dir/run-1/top-tier.png" ] || cp "$run_dir/run-1/top-tier.png" "$run_dir/top-tier.png"
+	run_versions "$run_dir" >"$run_dir/versions.txt"
+	"$here/repeat-report.sh" "$run_dir" || status=$?
+	[ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
+fi
 "$here/damon-report.sh" "$run_dir" || die "damon-report.sh failed on $run_dir"
 final=$(run_publish "$run_dir" "$results")
 step "DAMON peer: $final/damon.md, table: damon-summary.tsv, plot: top-tier.png (also $results/latest/)"

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # damon-report.sh DIR: the DAMON peer's report from a run of damon-demo.sh:
-# DIR/summary.tsv (report.sh) and DIR/cpu.tsv (damon-run's "@@ cpu" lines),
-# read by column name, into DIR/damon-summary.tsv, one row per kernel x
-# scenario (the DAMON kernel is of kind peer):
+# a run's summary.tsv (report.sh) and cpu.tsv (damon-run's "@@ cpu"
+# lines), read by column name, into its damon-summary.tsv, one row per
+# kernel x scenario (the DAMON kernel is of kind peer):
 #
 #   kernel kind mech scenario name mode top_pct t90 secs user_ms sys_ms
-#   kdamond_ms floor_sys_ms cost_ms cost_pct promoted_bytes verdict
+#   kdamond_ms floor_sys_ms cost_ms cost_pct promoted_bytes ms_per_mib
+#   verdict
 #
 # cost_ms is the tiering mechanism's CPU time over the measured run:
 #   damon  kdamond_ms, both kdamonds' utime+stime;
@@ -18,75 +19,124 @@
 #          Tick-sampled: +-10 ms per process.
 # cost_pct is cost_ms as a share of one CPU over the run.  promoted_bytes:
 # damon, what migrate_hot applied; numab, pgpromote_success x 4 KiB.
-# Then DIR/damon.md (headline table, plot) and the table on stdout.
+# ms_per_mib: cost_ms per MiB promoted (NA: nothing promoted).
+# The run is DIR, or each of DIR/run-1, DIR/run-2, ... (REPEAT): then
+# DIR/damon-summary.tsv holds the median of every column over the runs
+# and DIR/damon-ranges.tsv their ranges (scripts/repeat.awk).  Then
+# DIR/damon.md (headline tables, with the ranges; plot) and the table on
+# stdout.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 dir=${1:?usage: damon-report.sh DIR}
-[ -s "$dir/summary.tsv" ] || die "$dir/summary.tsv: no lab summary (run report.sh first)"
-[ -s "$dir/cpu.tsv" ] || die "$dir/cpu.tsv: no CPU accounting; the guests ran without lab.cpu=1 / lab.damon=1"
-[ -s "$dir/floor/cpu.tsv" ] || die "$dir/floor/cpu.tsv: no floor run (lab.off=1)"
+runs=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+[ -n "$runs" ] || runs=$dir
 
-tsv_awk '
-BEGIN {
-	OFS = "\t"
-	print "kernel", "kind", "mech", "scenario", "name", "mode", "top_pct", "t90", "secs", "user_ms", "sys_ms", "kdamond_ms", "floor_sys_ms", "cost_ms", "cost_pct", "promoted_bytes", "verdict"
-}
-FILENAME == floor {
-	# the floor run: no tiering mechanism, the workload alone
-	if (col("mech") == "none")
-		floor_sys[col("scenario")] = col("sys_ms")
-	next
-}
-FILENAME == cpu {
-	key = col("kernel") SUBSEP col("scenario")
-	mech[key] = col("mech"); secs[key] = col("secs"); user[key] = col("user_ms")
-	sys[key] = col("sys_ms"); kd[key] = col("kdamond_ms"); prom[key] = col("promoted_bytes")
-	next
-}
-{
-	s = col("scenario")
-	key = col("kernel") SUBSEP s
-	if (!(key in mech))
+# run_summary RUN: RUN/damon-summary.tsv from RUN's tables.
+run_summary() {
+	[ -s "$1/summary.tsv" ] || die "$1/summary.tsv: no lab summary (run report.sh first)"
+	[ -s "$1/cpu.tsv" ] || die "$1/cpu.tsv: no CPU accounting; the guests ran without lab.cpu=1 / lab.damon=1"
+	[ -s "$1/floor/cpu.tsv" ] || die "$1/floor/cpu.tsv: no floor run (lab.off=1)"
+	tsv_awk '
+	BEGIN {
+		OFS = "\t"
+		print "kernel", "kind", "mech", "scenario", "name", "mode", "top_pct", "t90", "secs", "user_ms", "sys_ms", "kdamond_ms", "floor_sys_ms", "cost_ms", "cost_pct", "promoted_bytes", "ms_per_mib", "verdict"
+	}
+	FILENAME == floor {
+		# the floor run: no tiering mechanism, the workload alone
+		if (col("mech") == "none")
+			floor_sys[col("scenario")] = col("sys_ms")
 		next
-	m = mech[key]
-	fl = (s in floor_sys) ? floor_sys[s] : "NA"
-	if (m == "damon")
-		cost = kd[key]
-	else if (fl != "NA" && sys[key] != "NA")
-		cost = sys[key] - fl
-	else
-		cost = "NA"
-	pct = (cost == "NA" || secs[key] + 0 <= 0) ? "NA" : sprintf("%.1f", cost / (secs[key] * 10))
-	ps = col("pgpromote_success")
-	pb = (m == "damon") ? prom[key] : (ps == "NA" ? "NA" : ps * 4096)
-	print col("kernel"), col("kind"), m, s, col("name"), col("mode"), col("top_pct"), col("t90"), secs[key], user[key], sys[key], \
-		(m == "damon" ? kd[key] : "-"), (m == "damon" ? "-" : fl), cost, pct, pb, col("verdict")
-}' -v floor="$dir/floor/cpu.tsv" -v cpu="$dir/cpu.tsv" "$dir/floor/cpu.tsv" "$dir/cpu.tsv" "$dir/summary.tsv" >"$dir/damon-summary.tsv"
+	}
+	FILENAME == cpu {
+		key = col("kernel") SUBSEP col("scenario")
+		mech[key] = col("mech"); secs[key] = col("secs"); user[key] = col("user_ms")
+		sys[key] = col("sys_ms"); kd[key] = col("kdamond_ms"); prom[key] = col("promoted_bytes")
+		next
+	}
+	{
+		s = col("scenario")
+		key = col("kernel") SUBSEP s
+		if (!(key in mech))
+			next
+		m = mech[key]
+		fl = (s in floor_sys) ? floor_sys[s] : "NA"
+		if (m == "damon")
+			cost = kd[key]
+		else if (fl != "NA" && sys[key] != "NA")
+			cost = sys[key] - fl
+		else
+			cost = "NA"
+		pct = (cost == "NA" || secs[key] + 0 <= 0) ? "NA" : sprintf("%.1f", cost / (secs[key] * 10))
+		ps = col("pgpromote_success")
+		pb = (m == "damon") ? prom[key] : (ps == "NA" ? "NA" : ps * 4096)
+		mpm = (cost == "NA" || pb == "NA" || pb + 0 <= 0) ? "NA" : sprintf("%.1f", cost / (pb / 1048576))
+		print col("kernel"), col("kind"), m, s, col("name"), col("mode"), col("top_pct"), col("t90"), secs[key], user[key], sys[key], \
+			(m == "damon" ? kd[key] : "-"), (m == "damon" ? "-" : fl), cost, pct, pb, mpm, col("verdict")
+	}' -v floor="$1/floor/cpu.tsv" -v cpu="$1/cpu.tsv" "$1/floor/cpu.tsv" "$1/cpu.tsv" "$1/summary.tsv" >"$1/damon-summary.tsv"
+}
+for r in $runs; do
+	run_summary "$r"
+done
+ranges=
+if [ "$runs" != "$dir" ]; then
+	ranges=$dir/damon-ranges.tsv
+	printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$ranges"
+	# shellcheck disable=SC2046 # one run directory per word
+	awk -f "$here/tsv.awk" -f "$here/repeat.awk" -v ranges="$ranges" \
+		$(for r in $runs; do printf '%s/damon-summary.tsv ' "$r"; done) >"$dir/damon-summary.tsv"
+fi
 
-# One row per scenario, one column group per kernel kind (the peer: DAMON).
+# table MD [per_mib]: one row per scenario, one column group per kernel
+# kind (the peer: DAMON), Markdown when MD is set: the top-tier share,
+# t90 and the mechanism's CPU time; with per_mib, the MiB promoted and
+# the CPU time per MiB promoted instead.  Repeated runs: the median, and
+# in brackets the lowest and the highest run when they differ.
 table() {
 	tsv_awk '
-	function t90(x) { return (x == "-1" || x == "NA") ? "never" : x }
+	function range(k, s, c, x, lo_, hi_) {
+		if (!((kern[k, s], s, c) in lo) || lo[kern[k, s], s, c] == hi[kern[k, s], s, c])
+			return x
+		return x " [" lo_ "-" hi_ "]"
+	}
+	function t90(k, s,    x) {
+		x = kern[k, s] SUBSEP s SUBSEP "t90"
+		return range(k, s, "t90", t90_secs(reach[k, s], "never"), t90_secs(lo[x], "never"), t90_secs(hi[x], "never"))
+	}
+	function plain(k, s, c, v,    x) {
+		x = kern[k, s] SUBSEP s SUBSEP c
+		return range(k, s, c, v, lo[x], hi[x])
+	}
+	FILENAME == ranges {
+		lo[col("kernel"), col("scenario"), col("column")] = col("min")
+		hi[col("kernel"), col("scenario"), col("column")] = col("max")
+		next
+	}
 	{
 		k = col("kind"); s = col("scenario")
 		if (!(s in seen)) { order[++n] = s; seen[s] = 1 }
-		name[s] = col("name")
-		top[k, s] = col("top_pct"); reach[k, s] = t90(col("t90"))
+		name[s] = col("name"); kern[k, s] = col("kernel")
+		top[k, s] = col("top_pct"); reach[k, s] = col("t90")
 		cost[k, s] = col("cost_ms"); pct[k, s] = col("cost_pct")
+		mib[k, s] = col("promoted_bytes") == "NA" ? "NA" : sprintf("%.0f", col("promoted_bytes") / 1048576)
+		mpm[k, s] = col("ms_per_mib")
 	}
 	END {
 		nk = split("base peer series", kinds, " ")
 		split("base (NUMA bal.)|DAMON|series (NUMA bal.)", label, "|")
 		split("base damon series", short, " ")
+		ncol = per_mib ? 2 : 3
 		if (md) {
 			printf "| scn | workload |"
 			for (i = 1; i <= nk; i++)
-				printf " %s top %% | t90 s | CPU ms (%% of a CPU) |", label[i]
+				if (per_mib)
+					printf " %s MiB promoted | CPU ms per MiB |", label[i]
+				else
+					printf " %s top %% | t90 s | CPU ms (%% of a CPU) |", label[i]
 			printf "\n|---|---|"
-			for (i = 1; i <= nk; i++)
-				printf "---:|---:|---:|"
+			for (i = 1; i <= nk * ncol; i++)
+				printf "---:|"
 			printf "\n"
 		} else {
 			printf "scn\tworkload"
@@ -103,7 +153,20 @@ table() {
 			for (i = 1; i <= nk; i++) {
 				k = kinds[i]
 				if (!((k SUBSEP s) in top)) {
-					printf (md ? " - | - | - |" : "\t-\t-\t-")
+					for (c = 1; c <= ncol; c++)
+						printf (md ? " - |" : "\t-")
+					continue
+				}
+				if (per_mib) {
+					# Nothing promoted: no cost per MiB.  Less system
+					# time than the floor run is noise of the floor.
+					if (mpm[k, s] == "NA")
+						c = "-"
+					else if (mpm[k, s] < 0)
+						c = "below the floor"
+					else
+						c = plain(k, s, "ms_per_mib", mpm[k, s])
+					printf " %s | %s |", mib[k, s], c
 					continue
 				}
 				# Less system time than the floor run is noise of the
@@ -111,15 +174,15 @@ table() {
 				if (cost[k, s] != "NA" && cost[k, s] < 0)
 					c = "below the floor"
 				else
-					c = cost[k, s] (pct[k, s] == "NA" ? "" : " (" pct[k, s] "%)")
+					c = plain(k, s, "cost_ms", cost[k, s]) (pct[k, s] == "NA" ? "" : " (" pct[k, s] "%)")
 				if (md)
-					printf " %s | %s | %s |", top[k, s], reach[k, s], c
+					printf " %s | %s | %s |", plain(k, s, "top_pct", top[k, s]), t90(k, s), c
 				else
-					printf "\t%s\t%s\t%s", top[k, s], reach[k, s], c
+					printf "\t%s\t%s\t%s", top[k, s], t90(k, s), c
 			}
 			printf "\n"
 		}
-	}' -v md="$1" "$dir/damon-summary.tsv"
+	}' -f "$here/t90.awk" -v md="$1" -v per_mib="${2:-}" -v ranges="$ranges" "$dir/damon-summary.tsv" ${ranges:+"$ranges"}
 }
 
 {
@@ -136,11 +199,28 @@ reached 90 % ("never": not within the run); CPU time of the tiering
 mechanism over the run, in ms and as a share of one CPU: for DAMON the two
 kdamonds' utime+stime, for NUMA balancing the workload's system time less
 that of the same workload with no tiering mechanism (NUMA balancing off, no
-DAMON: the floor run, `floor/`).  Bytes promoted and the raw times:
+DAMON: the floor run, `floor/`).  t90 in whole seconds at the guest's
+sampling step (1 s), rounded up.  Bytes promoted and the raw times:
 `damon-summary.tsv`.
+EOT
+	if [ -n "$ranges" ]; then
+		printf '\nRuns: %s, each kernel and the floor once a run, taking turns.  Each\n' "$(printf '%s\n' "$runs" | wc -l)"
+		cat <<'EOT'
+cell is the median and, in brackets, the lowest and the highest run when
+they differ; each run in `run-N/`, the ranges of every column in
+`damon-ranges.tsv`.
+EOT
+	fi
+	printf '\n'
+	table 1
+	cat <<'EOT'
+
+The cost per MiB promoted: the mechanism's CPU time above over the MiB
+it promoted (DAMON: what `migrate_hot` applied; NUMA balancing:
+`pgpromote_success`), "-" when nothing was promoted.
 
 EOT
-	table 1
+	table 1 per_mib
 	printf '\n![top-tier share over time, one line per kernel](top-tier.png)\n'
 } >"$dir/damon.md"
 
