@@ -4,6 +4,7 @@
 # tag in OUTDIR:
 #   sample -> samples.tsv   end -> ends.tsv   skip -> skips.tsv
 #   error  -> errors.tsv    cpu -> cpu.tsv (damon-run, lab.cpu=1/lab.damon=1)
+#   part   -> parts.tsv     partend -> part-ends.tsv (a run's parts)
 # A table is made only when its tag occurs.  Each has a header line:
 # "kernel kind", then the keys of the guest's line in the order it prints
 # them, so the fields are declared in the guest's C code alone.  ends.tsv
@@ -28,6 +29,8 @@ BEGIN {
 	file["skip"] = "skips.tsv"
 	file["error"] = "errors.tsv"
 	file["cpu"] = "cpu.tsv"
+	file["part"] = "parts.tsv"
+	file["partend"] = "part-ends.tsv"
 }
 
 # The line's keys in order (key[1..nkeys]) and values (val[key]): those of

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -280,6 +281,31 @@ struct lab_region *lab_map_small_vmas(unsigned long nr, size_t len, int node)
 	if (lab_unbind())
 		return NULL;
 	return r;
+}
+
+void *lab_map_memfd_on_node(const char *name, size_t len, int node)
+{
+	void *p;
+	int fd;
+
+	fd = memfd_create(name, 0);
+	if (fd < 0 || ftruncate(fd, len)) {
+		lab_warn("memfd: %s", strerror(errno));
+		return NULL;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		lab_warn("mmap memfd: %s", strerror(errno));
+		return NULL;
+	}
+	/* shmem allocates under the task policy when the file has none. */
+	if (lab_bind_to_node(node))
+		return NULL;
+	lab_fault_range(p, len);
+	if (lab_unbind())
+		return NULL;
+	return p;
 }
 
 /* move_pages(2) @n pages to @node; returns how many are not there, or -1. */
@@ -830,24 +856,47 @@ int lab_enter_mode(const char *scenario, int mode)
 
 /* ---- sampler --------------------------------------------------------- */
 
-static void run_sample(struct lab_run *run, double t)
+/*
+ * The shares of @probe's sample on the top tier and on the run's local
+ * nodes into @top and @local (-1 when it could not be read); the first
+ * @t at which @local reached 90 % into @t90.
+ */
+static void run_shares(const struct lab_run *run, struct lab_probe *probe,
+		       double t, double *top, double *local, double *t90)
 {
 	double pct[LAB_NR_NODES];
-	struct lab_vmstat now;
 	int n;
 
-	run->top_pct = run->local_pct = -1;
-	if (!lab_probe_nodes_pct(run->probe, pct)) {
-		run->top_pct = run->local_pct = 0;
+	*top = *local = -1;
+	if (!lab_probe_nodes_pct(probe, pct)) {
+		*top = *local = 0;
 		for (n = 0; n < LAB_NR_NODES; n++) {
 			if (n != LAB_SLOW_NODE)
-				run->top_pct += pct[n];
+				*top += pct[n];
 			if (run->local[n])
-				run->local_pct += pct[n];
+				*local += pct[n];
 		}
 	}
-	if (run->t90 < 0 && run->local_pct >= 90)
-		run->t90 = t;
+	if (*t90 < 0 && *local >= 90)
+		*t90 = t;
+}
+
+static void run_sample(struct lab_run *run, double t)
+{
+	struct lab_part *part;
+	struct lab_vmstat now;
+	unsigned int i;
+
+	run_shares(run, run->probe, t, &run->top_pct, &run->local_pct,
+		   &run->t90);
+	for (i = 0; i < run->nr_parts; i++) {
+		part = &run->parts[i];
+		run_shares(run, part->probe, t, &part->top_pct,
+			   &part->local_pct, &part->t90);
+		lab_emit("part scenario=%s part=%s t=%.1f top_pct=%.1f local_pct=%.1f",
+			 run->scenario, part->name, t, part->top_pct,
+			 part->local_pct);
+	}
 	lab_vmstat_read(&now);
 	lab_emit("sample scenario=%s t=%.1f top_pct=%.1f local_pct=%.1f "
 		 "pte_updates=%llu hint_faults=%llu pgpromote_success=%llu "
@@ -921,6 +970,8 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 	run->t90 = -1;
 	run->top_pct = -1;
 	run->local_pct = -1;
+	run->parts = NULL;
+	run->nr_parts = 0;
 	if (run_local_nodes(run)) {
 		lab_error(run->scenario, "affinity");
 		return -1;
@@ -940,6 +991,17 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 	run->t0 = lab_now();
 	run->next_sample = run->t0;
 	return 0;
+}
+
+void lab_run_parts(struct lab_run *run, struct lab_part *parts,
+		   unsigned int nr_parts)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_parts; i++)
+		parts[i].t90 = parts[i].top_pct = parts[i].local_pct = -1;
+	run->parts = parts;
+	run->nr_parts = nr_parts < LAB_MAX_PARTS ? nr_parts : LAB_MAX_PARTS;
 }
 
 bool lab_run_tick(struct lab_run *run)
@@ -964,19 +1026,27 @@ bool lab_run_tick(struct lab_run *run)
 	return now - run->t0 < run->secs;
 }
 
+/* A t90 as the end lines give it: "-1" when never reached. */
+static const char *t90_str(double t90, char buf[32])
+{
+	if (t90 < 0)
+		snprintf(buf, 32, "-1");
+	else
+		snprintf(buf, 32, "%.1f", t90);
+	return buf;
+}
+
 void lab_run_end(struct lab_run *run)
 {
 	double secs = lab_now() - run->t0;
 	long passes = run_scan_passes(run);
 	struct lab_vmstat now;
 	char t90[32], passes_str[32];
+	unsigned int i;
 
 	run_sample(run, secs);
 	lab_vmstat_read(&now);
-	if (run->t90 < 0)
-		snprintf(t90, sizeof(t90), "-1");
-	else
-		snprintf(t90, sizeof(t90), "%.1f", run->t90);
+	t90_str(run->t90, t90);
 	if (passes < 0)
 		snprintf(passes_str, sizeof(passes_str), "NA");
 	else
@@ -996,6 +1066,13 @@ void lab_run_end(struct lab_run *run)
 		 D(LAB_PGDEMOTE_KSWAPD) + D(LAB_PGDEMOTE_DIRECT) +
 		 D(LAB_PGDEMOTE_KHUGEPAGED), passes_str, run->probe->bytes);
 #undef D
+	for (i = 0; i < run->nr_parts; i++)
+		lab_emit("partend scenario=%s part=%s top_pct=%.1f local_pct=%.1f "
+			 "t90=%s hot_bytes=%zu", run->scenario,
+			 run->parts[i].name, run->parts[i].top_pct,
+			 run->parts[i].local_pct,
+			 t90_str(run->parts[i].t90, t90),
+			 run->parts[i].probe->bytes);
 }
 
 /* ---- child processes ------------------------------------------------- */
@@ -1033,6 +1110,47 @@ pid_t lab_spawn_toucher(const struct lab_region *regions,
 		lab_touch_until(regions, nr_regions, deadline);
 		_exit(0);
 	}
+	return pid;
+}
+
+pid_t lab_spawn_text_user(const char *binary,
+			  void (*run)(int ready_fd, double deadline),
+			  double secs, unsigned long range[2])
+{
+	struct pollfd pfd;
+	char arg[3][32];
+	int pipefd[2];
+	pid_t pid;
+
+	range[1] = 0;
+	if (pipe(pipefd)) {
+		lab_warn("pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = lab_fork();
+	if (!pid) {
+		close(pipefd[0]);
+		if (run)
+			run(pipefd[1], lab_now() + secs);
+		/* big-text NAME SECS READY_FD; NAME: this program's. */
+		prctl(PR_GET_NAME, arg[0]);
+		snprintf(arg[1], sizeof(arg[1]), "%.0f", secs);
+		snprintf(arg[2], sizeof(arg[2]), "%d", pipefd[1]);
+		execl(binary, binary, arg[0], arg[1], arg[2], (char *)NULL);
+		lab_warn("exec %s: %s", binary, strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	pfd.fd = pipefd[0];
+	pfd.events = POLLIN;
+	if (pid > 0 && (poll(&pfd, 1, 60 * 1000) != 1 ||
+			read(pipefd[0], range, 2 * sizeof(*range)) !=
+			2 * sizeof(*range))) {
+		lab_warn("%s did not run its text within 60 s",
+			 run ? "a text user" : binary);
+		range[1] = 0;
+	}
+	close(pipefd[0]);
 	return pid;
 }
 

@@ -101,6 +101,11 @@ void *lab_alloc_base_pages_on_node(size_t len, int node);
  */
 struct lab_region *lab_map_small_vmas(unsigned long nr, size_t len, int node);
 /*
+ * A memfd (shmem) named @name of @len bytes mapped MAP_SHARED read-write,
+ * its pages allocated on @node, or NULL.
+ */
+void *lab_map_memfd_on_node(const char *name, size_t len, int node);
+/*
  * Move the present pages of @regions to @node with move_pages(2).
  * Returns the number of pages not on @node afterwards, or -1 on error.
  */
@@ -268,6 +273,21 @@ int lab_enter_mode(const char *scenario, int mode);
 /* ---- sampler --------------------------------------------------------- */
 
 #define LAB_MAX_PROCS	16
+#define LAB_MAX_PARTS	8
+
+/*
+ * A part of a scenario's hot set with a probe of its own: a run samples
+ * it with the whole ("@@ part" lines) and ends with its own share and
+ * t90 ("@@ partend"), so that each component of a composite workload has
+ * its own time to 90 %.
+ */
+struct lab_part {
+	const char *name;	/* one word */
+	struct lab_probe *probe;
+	double t90;		/* first t with local_pct >= 90, or -1 */
+	double top_pct;		/* last sampled values, as the run's */
+	double local_pct;
+};
 
 /*
  * One measured run: "@@ begin", a "@@ sample" about once a second, "@@ end".
@@ -297,6 +317,8 @@ struct lab_run {
 	double t90;		/* first t with local_pct >= 90, or -1 */
 	double top_pct;		/* last sampled values: on the top tier, */
 	double local_pct;	/* and on the local nodes */
+	struct lab_part *parts;	/* lab_run_parts() */
+	unsigned int nr_parts;
 };
 
 /*
@@ -315,16 +337,24 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 		  const char *name, struct lab_probe *probe,
 		  const pid_t *readers, unsigned int nr_readers);
 /*
+ * Sample @nr_parts parts (at most LAB_MAX_PARTS) with the run, from its
+ * next sample on; call after lab_run_begin().  Their probes may be of
+ * other processes (lab_probe.pid).
+ */
+void lab_run_parts(struct lab_run *run, struct lab_part *parts,
+		   unsigned int nr_parts);
+/*
  * Take and print a sample if one is due.  Returns true while the run's
  * duration has not elapsed and, with -S, while the workload's processes
  * have completed fewer than -S scan passes each on average.
  */
 bool lab_run_tick(struct lab_run *run);
 /*
- * Final sample and the "@@ end" line.  lab_run_end() is the only list of
- * its fields: the host reads them by name (scripts/parse-console.awk makes
- * them the columns of ends.tsv, in this order).  hot_bytes is the size of
- * the hot set top_pct is measured over: the regions of the run's probe.
+ * Final sample and the "@@ end" line, then a "@@ partend" line a part.
+ * lab_run_end() is the only list of their fields: the host reads them by
+ * name (scripts/parse-console.awk makes them the columns of ends.tsv and
+ * part-ends.tsv, in this order).  hot_bytes is the size of the hot set
+ * top_pct is measured over: the regions of the run's (the part's) probe.
  */
 void lab_run_end(struct lab_run *run);
 
@@ -341,6 +371,17 @@ void lab_touch_until(const struct lab_region *regions, unsigned int nr_regions,
 /* Fork a child running lab_touch_until(); returns its pid or -1. */
 pid_t lab_spawn_toucher(const struct lab_region *regions,
 			unsigned int nr_regions, double deadline);
+/*
+ * Start a process running program text for @secs seconds and wait until
+ * it has run all of it once: it writes its text's range (two unsigned
+ * longs: start, length) to a pipe then, into @range.  The child calls
+ * @run(ready_fd, deadline), which must not return, when @run is set, and
+ * otherwise execs @binary (big-text: "big-text NAME SECS READY_FD").
+ * Returns its pid (range[1] is 0 when it never said), or -1.
+ */
+pid_t lab_spawn_text_user(const char *binary,
+			  void (*run)(int ready_fd, double deadline),
+			  double secs, unsigned long range[2]);
 /* SIGTERM and reap a child; returns its wait status. */
 int lab_stop_child(pid_t pid);
 

@@ -18,12 +18,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 
 #include "lab.h"
 
@@ -144,50 +142,6 @@ static void run_library(int ready, double deadline)
 	_exit(lab_run_text_until(text.addr, text.len, ready, deadline) ? 1 : 0);
 }
 
-/*
- * Start one process running the text for @secs seconds and wait until it
- * has run all of it once: it writes its text's range to a pipe then,
- * into @range.  Returns its pid (range[1] is 0 when it never said), or -1.
- */
-static pid_t spawn_text_user(double secs, unsigned long range[2])
-{
-	struct pollfd pfd;
-	char arg[3][32];
-	int pipefd[2];
-	pid_t pid;
-
-	range[1] = 0;
-	if (pipe(pipefd)) {
-		lab_warn("pipe: %s", strerror(errno));
-		return -1;
-	}
-	pid = lab_fork();
-	if (!pid) {
-		close(pipefd[0]);
-		if (library)
-			run_library(pipefd[1], lab_now() + secs);
-		/* big-text NAME SECS READY_FD; NAME: this program's. */
-		prctl(PR_GET_NAME, arg[0]);
-		snprintf(arg[1], sizeof(arg[1]), "%.0f", secs);
-		snprintf(arg[2], sizeof(arg[2]), "%d", pipefd[1]);
-		execl(binary, binary, arg[0], arg[1], arg[2], (char *)NULL);
-		lab_warn("exec %s: %s", binary, strerror(errno));
-		_exit(127);
-	}
-	close(pipefd[1]);
-	pfd.fd = pipefd[0];
-	pfd.events = POLLIN;
-	if (pid > 0 && (poll(&pfd, 1, 60 * 1000) != 1 ||
-			read(pipefd[0], range, 2 * sizeof(*range)) !=
-			2 * sizeof(*range))) {
-		lab_warn("%s did not run its text within 60 s",
-			 binary ? binary : library);
-		range[1] = 0;
-	}
-	close(pipefd[0]);
-	return pid;
-}
-
 int main(int argc, char **argv)
 {
 	pid_t children[LAB_MAX_PROCS] = { 0 };
@@ -213,7 +167,9 @@ int main(int argc, char **argv)
 	}
 
 	for (i = 0; i < nr_procs; i++) {
-		children[i] = spawn_text_user(o.secs + 60, range);
+		children[i] = lab_spawn_text_user(binary,
+						  library ? run_library : NULL,
+						  o.secs + 60, range);
 		if (children[i] < 0 || !range[1]) {
 			lab_error(o.scenario, "start");
 			goto out;

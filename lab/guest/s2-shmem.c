@@ -6,13 +6,7 @@
  * shared-COW skip does not apply; this measures what sharing alone does.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <string.h>
-#include <unistd.h>
-#include <sys/mman.h>
-
 #include "lab.h"
-
 
 static const char usage[] =
 	"Scenario 2: a memfd on the slow node mapped MAP_SHARED by NPROC\n"
@@ -29,32 +23,6 @@ static int parse_opt(int opt, const char *arg)
 	return -1;
 }
 
-/* A shared memfd mapping whose pages are allocated on @node. */
-static void *map_memfd_on_node(size_t len, int node)
-{
-	void *p;
-	int fd;
-
-	fd = memfd_create("lab-s2-shmem", 0);
-	if (fd < 0 || ftruncate(fd, len)) {
-		lab_warn("memfd: %s", strerror(errno));
-		return NULL;
-	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		lab_warn("mmap memfd: %s", strerror(errno));
-		return NULL;
-	}
-	/* shmem allocates under the task policy when the file has none. */
-	if (lab_bind_to_node(node))
-		return NULL;
-	lab_fault_range(p, len);
-	if (lab_unbind())
-		return NULL;
-	return p;
-}
-
 int main(int argc, char **argv)
 {
 	struct lab_region hot;
@@ -66,6 +34,6 @@ int main(int argc, char **argv)
 		return 1;
 
 	hot.len = o.size;
-	hot.addr = map_memfd_on_node(hot.len, o.node);
+	hot.addr = lab_map_memfd_on_node("lab-s2-shmem", hot.len, o.node);
 	return lab_run_hot_region(&o, "shmem", &hot, nr_procs);
 }
