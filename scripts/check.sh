@@ -143,7 +143,7 @@ damon_below_floor() {
 }
 t "DAMON table: a cost below the floor run is not shown as a negative number" damon_below_floor
 # damon-report.sh on three made-up runs: the cost per MiB promoted, the
-# medians and their ranges.
+# medians and their ranges, also of a scenario's parts.
 damon_repeat_made_up() {
 	d=$(mktemp -d)
 	for r in 1 2 3; do
@@ -159,8 +159,14 @@ damon_repeat_made_up() {
 			printf 's\t1\tnumab\t30\t100\t%s\t0\t0\n' $((500 + 40 * r))
 		} >"$d/run-$r/cpu.tsv"
 		printf 'scenario\tmech\tsys_ms\n1\tnone\t300\n' >"$d/run-$r/floor/cpu.tsv"
+		{
+			printf 'kernel\tkind\tscenario\tpart\ttop_pct\tlocal_pct\tt90\thot_bytes\n'
+			printf 'p\tpeer\t1\tdb\t90.0\t90.0\t%s.0\t4096\n' $((r * 10))
+			printf 's\tseries\t1\tdb\t100.0\t100.0\t2.0\t4096\n'
+		} >"$d/run-$r/part-ends.tsv"
 	done
 	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md" &&
+		grep -q '^| 1/db | - | - | 90.0 | 20 \[10-30\] | 100.0 | 2 |$' "$d/damon.md" &&
 		grep -q '^| 1 | fork-cow | - | - | - | 99.0 | 4 \[3-5\] | 1200 \[1100-1300\] (4.0%) | 100.0 | 1 | 280 \[240-320\] (0.9%) |$' "$d/damon.md" &&
 		grep -q '^| 1 | fork-cow | - | - | 64 | 18.8 \[17.2-20.3\] | 64 | 4.4 \[3.8-5.0\] |$' "$d/damon.md"
 	rc=$?

@@ -20,7 +20,9 @@
 # cost_pct is cost_ms as a share of one CPU over the run.  promoted_bytes:
 # damon, what migrate_hot applied; numab, pgpromote_success x 4 KiB.
 # ms_per_mib: cost_ms per MiB promoted (NA: nothing promoted).
-# The run is DIR, or each of DIR/run-1, DIR/run-2, ... (REPEAT): then
+# A scenario made of parts (lab_run_parts(): part-ends.tsv) gets a row
+# per part in damon-parts.tsv: kernel kind scenario ("ID/PART") top_pct
+# t90.  The run is DIR, or each of DIR/run-1, DIR/run-2, ... (REPEAT): then
 # DIR/damon-summary.tsv holds the median of every column over the runs
 # and DIR/damon-ranges.tsv their ranges (scripts/repeat.awk).  Then
 # DIR/damon.md (headline tables, with the ranges; plot) and the table on
@@ -79,13 +81,32 @@ run_summary() {
 for r in $runs; do
 	run_summary "$r"
 done
-ranges=
+# run_parts RUN: RUN/damon-parts.tsv from RUN/part-ends.tsv, if any.
+run_parts() {
+	[ -s "$1/part-ends.tsv" ] || return 0
+	tsv_awk 'BEGIN { OFS = "\t"; print "kernel", "kind", "scenario", "top_pct", "t90" }
+		{ print col("kernel"), col("kind"), col("scenario") "/" col("part"), col("top_pct"), col("t90") }' \
+		"$1/part-ends.tsv" >"$1/damon-parts.tsv"
+}
+for r in $runs; do
+	run_parts "$r"
+done
+# over TABLE RANGES: the medians of the runs' TABLE into DIR/TABLE and
+# their ranges into DIR/RANGES (scripts/repeat.awk).
+over() {
+	printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$dir/$2"
+	# shellcheck disable=SC2046 # one run directory per word
+	awk -f "$here/tsv.awk" -f "$here/repeat.awk" -v ranges="$dir/$2" \
+		$(for r in $runs; do printf '%s/%s ' "$r" "$1"; done) >"$dir/$1"
+}
+ranges='' parts_ranges=''
 if [ "$runs" != "$dir" ]; then
 	ranges=$dir/damon-ranges.tsv
-	printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$ranges"
-	# shellcheck disable=SC2046 # one run directory per word
-	awk -f "$here/tsv.awk" -f "$here/repeat.awk" -v ranges="$ranges" \
-		$(for r in $runs; do printf '%s/damon-summary.tsv ' "$r"; done) >"$dir/damon-summary.tsv"
+	over damon-summary.tsv damon-ranges.tsv
+	if [ -s "$(printf '%s\n' "$runs" | head -n 1)/damon-parts.tsv" ]; then
+		parts_ranges=$dir/damon-parts-ranges.tsv
+		over damon-parts.tsv damon-parts-ranges.tsv
+	fi
 fi
 
 # table MD [per_mib]: one row per scenario, one column group per kernel
@@ -185,6 +206,53 @@ table() {
 	}' -f "$here/t90.awk" -v md="$1" -v per_mib="${2:-}" -v ranges="$ranges" "$dir/damon-summary.tsv" ${ranges:+"$ranges"}
 }
 
+# parts_table: one row per part of a composite scenario, its top-tier
+# share and t90 per kernel kind, with the ranges over repeated runs.
+parts_table() {
+	tsv_awk '
+	function range(k, s, c, x, lo_, hi_) {
+		if (!((kern[k, s], s, c) in lo) || lo[kern[k, s], s, c] == hi[kern[k, s], s, c])
+			return x
+		return x " [" lo_ "-" hi_ "]"
+	}
+	FILENAME == ranges {
+		lo[col("kernel"), col("scenario"), col("column")] = col("min")
+		hi[col("kernel"), col("scenario"), col("column")] = col("max")
+		next
+	}
+	{
+		k = col("kind"); s = col("scenario")
+		if (!(s in seen)) { order[++n] = s; seen[s] = 1 }
+		kern[k, s] = col("kernel"); top[k, s] = col("top_pct"); t90[k, s] = col("t90")
+	}
+	END {
+		nk = split("base peer series", kinds, " ")
+		split("base (NUMA bal.)|DAMON|series (NUMA bal.)", label, "|")
+		printf "| scn/part |"
+		for (i = 1; i <= nk; i++)
+			printf " %s top %% | t90 s |", label[i]
+		printf "\n|---|"
+		for (i = 1; i <= nk * 2; i++)
+			printf "---:|"
+		printf "\n"
+		for (j = 1; j <= n; j++) {
+			s = order[j]
+			printf "| %s |", s
+			for (i = 1; i <= nk; i++) {
+				k = kinds[i]
+				if (!((k SUBSEP s) in top)) {
+					printf " - | - |"
+					continue
+				}
+				x = kern[k, s] SUBSEP s SUBSEP "t90"
+				printf " %s | %s |", range(k, s, "top_pct", top[k, s], lo[kern[k, s], s, "top_pct"], hi[kern[k, s], s, "top_pct"]),
+					range(k, s, "t90", t90_secs(t90[k, s], "never"), t90_secs(lo[x], "never"), t90_secs(hi[x], "never"))
+			}
+			printf "\n"
+		}
+	}' -f "$here/t90.awk" -v ranges="$parts_ranges" "$dir/damon-parts.tsv" ${parts_ranges:+"$parts_ranges"}
+}
+
 {
 	printf '# DAMON peer: NUMA balancing vs DAMON on the same kernel source\n\n'
 	if [ -s "$dir/versions.txt" ]; then
@@ -221,6 +289,15 @@ it promoted (DAMON: what `migrate_hot` applied; NUMA balancing:
 
 EOT
 	table 1 per_mib
+	if [ -s "$dir/damon-parts.tsv" ]; then
+		cat <<'EOT'
+
+The scenarios made of parts (`lab/README.md`): each part's top-tier
+share at the end and seconds to 90 %.
+
+EOT
+		parts_table
+	fi
 	printf '\n![top-tier share over time, one line per kernel](top-tier.png)\n'
 } >"$dir/damon.md"
 
