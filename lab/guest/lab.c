@@ -655,6 +655,21 @@ long lab_numa_scan_seq(pid_t pid)
 	return seq;
 }
 
+double lab_wait_scan_seqs(unsigned long seqs, double max_secs, long *passed)
+{
+	long seq0 = lab_numa_scan_seq(getpid()), seq = seq0;
+	double t0 = lab_now();
+
+	while (lab_now() - t0 < max_secs) {
+		seq = lab_numa_scan_seq(getpid());
+		if (seq >= 0 && seq0 >= 0 && seq - seq0 >= (long)seqs)
+			break;
+		usleep(200 * 1000);
+	}
+	*passed = (seq >= 0 && seq0 >= 0) ? seq - seq0 : -1;
+	return lab_now() - t0;
+}
+
 /* ---- common options -------------------------------------------------- */
 
 void lab_opts_init(struct lab_opts *o, const char *scenario, int mode,

@@ -213,6 +213,12 @@ unsigned long long lab_vmstat_delta(const struct lab_vmstat *now,
 
 /* mm->numa_scan_seq of @pid from /proc/PID/sched, or -1. */
 long lab_numa_scan_seq(pid_t pid);
+/*
+ * Wait until the caller's mm->numa_scan_seq has gone @seqs past its value
+ * at the call, or @max_secs have passed; the sequences passed into
+ * @passed (-1 when unreadable).  Returns the seconds waited.
+ */
+double lab_wait_scan_seqs(unsigned long seqs, double max_secs, long *passed);
 
 /* ---- common options -------------------------------------------------- */
 

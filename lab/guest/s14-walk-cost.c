@@ -93,24 +93,6 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* Settle until @settle_seqs scan sequences or @settle_max_secs. */
-static void settle(void)
-{
-	long seq0 = lab_numa_scan_seq(getpid()), seq = seq0;
-	double t0 = lab_now();
-
-	while (lab_now() - t0 < settle_max_secs) {
-		seq = lab_numa_scan_seq(getpid());
-		if (seq >= 0 && seq - seq0 >= (long)settle_seqs)
-			break;
-		usleep(200 * 1000);
-	}
-	/* Progress, not parsed. */
-	printf("# s14: settled in %.1f s, %ld scan sequences\n", lab_now() - t0,
-	       seq - seq0);
-	fflush(stdout);
-}
-
 int main(int argc, char **argv)
 {
 	struct lab_probe probe;
@@ -118,7 +100,8 @@ int main(int argc, char **argv)
 	struct lab_run run;
 	pthread_t *threads;
 	unsigned long i;
-	long left;
+	long left, seqs;
+	double secs;
 	int err;
 
 	lab_opts_init(&o, "14", 2, 30, 16);
@@ -155,7 +138,10 @@ int main(int argc, char **argv)
 
 	if (lab_enter_mode(o.scenario, settle_mode))
 		return 1;
-	settle();
+	secs = lab_wait_scan_seqs(settle_seqs, settle_max_secs, &seqs);
+	/* Progress, not parsed. */
+	printf("# s14: settled in %.1f s, %ld scan sequences\n", secs, seqs);
+	fflush(stdout);
 	/* Move the hot VMA with balancing off: nothing moves it back before t=0. */
 	if (lab_enter_mode(o.scenario, 0))
 		return 1;

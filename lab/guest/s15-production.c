@@ -126,24 +126,6 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* The small VMAs' top-tier phase: @top_seqs sequences or @top_max_secs. */
-static void top_tier_phase(void)
-{
-	long seq0 = lab_numa_scan_seq(getpid()), seq = seq0;
-	double t0 = lab_now();
-
-	while (lab_now() - t0 < top_max_secs) {
-		seq = lab_numa_scan_seq(getpid());
-		if (seq >= 0 && seq - seq0 >= (long)top_seqs)
-			break;
-		usleep(200 * 1000);
-	}
-	/* Progress, not parsed. */
-	printf("# s15: top-tier phase %.1f s, scan_seq %ld -> %ld\n",
-	       lab_now() - t0, seq0, seq);
-	fflush(stdout);
-}
-
 /*
  * Demote the small VMAs to @node and make hash (and its child, which
  * reads it) and db there.  The readers pause meanwhile.  Returns the
@@ -192,6 +174,8 @@ int main(int argc, char **argv)
 	struct lab_region *all;
 	unsigned long range[2], i;
 	unsigned int nr_parts = 0;
+	long seqs;
+	double secs;
 	struct lab_opts o;
 	struct lab_run run;
 	pthread_t *threads;
@@ -220,8 +204,13 @@ int main(int argc, char **argv)
 	/* Without NUMA balancing (DAMON's runs) PID activity means nothing. */
 	if (o.mode && lab_enter_mode(o.scenario, top_mode))
 		return 1;
-	if (o.mode)
-		top_tier_phase();
+	if (o.mode) {
+		secs = lab_wait_scan_seqs(top_seqs, top_max_secs, &seqs);
+		/* Progress, not parsed. */
+		printf("# s15: top-tier phase %.1f s, %ld scan sequences\n",
+		       secs, seqs);
+		fflush(stdout);
+	}
 	/* Balancing off: nothing may move before t=0. */
 	if (lab_enter_mode(o.scenario, 0))
 		return 1;

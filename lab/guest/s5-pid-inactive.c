@@ -184,22 +184,6 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* Stay on the top tier until @top_seqs scan sequences or @top_max_secs. */
-static void top_tier_phase(long seq0)
-{
-	double t0 = lab_now();
-	long seq = seq0;
-
-	while (lab_now() - t0 < top_max_secs) {
-		seq = lab_numa_scan_seq(getpid());
-		if (seq >= 0 && seq - seq0 >= (long)top_seqs)
-			break;
-		usleep(200 * 1000);
-	}
-	note("top-tier phase: %.1f s, scan_seq %ld -> %ld", lab_now() - t0,
-	     seq0, seq);
-}
-
 /*
  * Populate the eater and move every hot VMA to @node; returns the number
  * of pages left behind.  The readers pause meanwhile: migrating pages that
@@ -227,8 +211,8 @@ int main(int argc, char **argv)
 	struct lab_opts o;
 	struct lab_run run;
 	pthread_t *threads;
-	double next_seq_report;
-	long left;
+	double next_seq_report, secs;
+	long left, seqs;
 	int err;
 
 	lab_opts_init(&o, "5", 2, 60, 0);
@@ -271,7 +255,8 @@ int main(int argc, char **argv)
 
 	if (lab_enter_mode(o.scenario, top_mode < 0 ? o.mode : top_mode))
 		return 1;
-	top_tier_phase(lab_numa_scan_seq(getpid()));
+	secs = lab_wait_scan_seqs(top_seqs, top_max_secs, &seqs);
+	note("top-tier phase: %.1f s, %ld scan sequences", secs, seqs);
 
 	/* Demote with balancing off: nothing may move back before t=0. */
 	if (lab_enter_mode(o.scenario, 0))
