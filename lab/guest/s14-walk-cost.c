@@ -18,9 +18,10 @@
  *
  * First a settle phase, everything on the top tier, in mode -R (default
  * 3: placement faults on the hot VMA make it PID-active, as a VMA in use
- * is), until -q scan sequences have passed: the cold VMAs are past the
- * first two sequences, which scan every VMA unconditionally.  Then, with
- * NUMA balancing off, the hot VMA moves to -N, and the measured run
+ * is) with a scan window of -Z MB, until -q scan sequences have passed:
+ * the cold VMAs are past the first two sequences, which scan every VMA
+ * unconditionally.  Then, with NUMA balancing off and the run's knobs,
+ * the hot VMA moves to -N, and the measured run
  * starts in mode -m: top_pct and t90 are those of the hot VMA (how long
  * it waits to be promoted behind the cold VMAs), scan_passes counts the
  * scan sequences.  The scanner's CPU time is the process' system time
@@ -47,6 +48,7 @@ static const char usage[] =
 	"  -V KIB       size of each cold VMA (default 64)\n"
 	"  -T NTHREADS  reader threads (default 8)\n"
 	"  -R MODE      kernel.numa_balancing of the settle phase (default 3)\n"
+	"  -Z MB        scan_size_mb of the settle phase (default 256)\n"
 	"  -q SEQS      settle for this many scan sequences (default 3)\n"
 	"  -P SECS      settle for at most this long (default 60)\n"
 	"Defaults: -s 14 -m 2 -t 30 -M 16 -k scan_size_mb=16.\n";
@@ -57,6 +59,7 @@ static unsigned long nr_threads = 8;
 static unsigned long settle_mode = 3;
 static unsigned long settle_seqs = 3;
 static unsigned long settle_max_secs = 60;
+static unsigned long settle_scan_mb = 256;
 
 static struct lab_region hot;
 static atomic_bool stop_readers;
@@ -77,6 +80,8 @@ static int parse_opt(int opt, const char *arg)
 		return lab_parse_ulong(arg, 0, 1000, &settle_seqs);
 	case 'P':
 		return lab_parse_ulong(arg, 0, 600, &settle_max_secs);
+	case 'Z':
+		return lab_parse_ulong(arg, 1, 4096, &settle_scan_mb);
 	}
 	return -1;
 }
@@ -106,7 +111,7 @@ int main(int argc, char **argv)
 
 	lab_opts_init(&o, "14", 2, 30, 16);
 	lab_opts_add_knob(&o, "scan_size_mb=16");
-	lab_parse_args(&o, argc, argv, usage, "n:V:T:R:q:P:", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "n:V:T:R:q:P:Z:", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
 
@@ -136,14 +141,22 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (lab_enter_mode(o.scenario, settle_mode))
+	/*
+	 * A big scan window: in mode 3 the first two sequences make every
+	 * cold PTE PROT_NONE, which takes a call per window.
+	 */
+	if (lab_set_knob("scan_size_mb", settle_scan_mb) ||
+	    lab_enter_mode(o.scenario, settle_mode))
 		return 1;
 	secs = lab_wait_scan_seqs(settle_seqs, settle_max_secs, &seqs);
 	/* Progress, not parsed. */
 	printf("# s14: settled in %.1f s, %ld scan sequences\n", secs, seqs);
 	fflush(stdout);
-	/* Move the hot VMA with balancing off: nothing moves it back before t=0. */
-	if (lab_enter_mode(o.scenario, 0))
+	/*
+	 * The run's knobs again, and balancing off: nothing moves the hot
+	 * VMA back before t=0.
+	 */
+	if (lab_opts_apply(&o))
 		return 1;
 	atomic_store(&pause_readers, true);
 	left = lab_move_regions(&hot, 1, o.node);

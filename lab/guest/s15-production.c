@@ -128,8 +128,8 @@ static void *reader(void *arg)
 
 /*
  * Demote the small VMAs to @node and make hash (and its child, which
- * reads it) and db there.  The readers pause meanwhile.  Returns the
- * child's pid, or -1.
+ * reads it) and db there.  The readers pause, until main() has started
+ * the binary too.  Returns the child's pid, or -1.
  */
 static pid_t demote_and_make(int node, double deadline)
 {
@@ -162,7 +162,6 @@ static pid_t demote_and_make(int node, double deadline)
 	if (!db.addr)
 		return -1;
 	atomic_store_explicit(&all_made, true, memory_order_release);
-	atomic_store(&pause_readers, false);
 	return child;
 }
 
@@ -224,7 +223,8 @@ int main(int argc, char **argv)
 			lab_error(o.scenario, "alloc");
 			goto out;
 		}
-		text[i] = lab_spawn_text_user(binary, NULL, o.secs + 60, range);
+		/* Stopped at the end: the time is a backstop. */
+		text[i] = lab_spawn_text_user(binary, NULL, o.secs + 600, range);
 		if (text[i] < 0 || !range[1]) {
 			lab_error(o.scenario, "start");
 			goto out;
@@ -237,6 +237,7 @@ int main(int argc, char **argv)
 			probes[3].pid = text[0];
 		}
 	}
+	atomic_store(&pause_readers, false);
 
 	/* The whole: db, hash, then the small VMAs. */
 	all = calloc(nr_vmas + 2, sizeof(*all));
