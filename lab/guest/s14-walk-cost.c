@@ -11,23 +11,24 @@
  * promotable memory at all.
  *
  * One process: NCOLD small VMAs (-n of -V KiB, separated by unmapped
- * gaps) on the top tier that no thread reads, and one hot VMA (-M MiB)
- * that NTHREADS threads read in a loop.  The hot VMA is mapped first, so
- * it lies above the cold VMAs in the address space and every pass walks
- * them before it reaches the hot one.
+ * gaps) on the top tier that no thread reads, and NTHREADS threads.
+ * First a settle phase in mode -R (default 2, where nothing on the top
+ * tier faults) until -q scan sequences have passed: the cold VMAs are
+ * past the first two sequences of a VMA, which scan it unconditionally,
+ * and have no PID activity.  The threads meanwhile read a page of their
+ * own: a thread that runs is what drives the scanner.
  *
- * First a settle phase, everything on the top tier, in mode -R (default
- * 3: placement faults on the hot VMA make it PID-active, as a VMA in use
- * is) with a scan window of -Z MB, until -q scan sequences have passed:
- * the cold VMAs are past the first two sequences, which scan every VMA
- * unconditionally.  Then, with NUMA balancing off and the run's knobs,
- * the hot VMA moves to -N, and the measured run
- * starts in mode -m: top_pct and t90 are those of the hot VMA (how long
- * it waits to be promoted behind the cold VMAs), scan_passes counts the
- * scan sequences.  The scanner's CPU time is the process' system time
- * over the run, accounted by damon-run (lab.cpu=1): task_numa_work()
- * runs on the workload's threads.  -n 0 is the control: the same hot VMA
- * and threads without cold VMAs.
+ * Then, with NUMA balancing off, the hot VMA (-M MiB) is made on -N and
+ * the threads read it: a new VMA, so no PID history and no numa_group
+ * left from the settle phase decides its fate on either kernel, only how
+ * far the scanner has to walk to reach it.  It is made where a PROT_NONE
+ * reservation held its place since the start, above the cold VMAs, so
+ * that every pass walks them before it.  The measured run, in mode -m:
+ * top_pct and t90 are the hot VMA's (how long it waits to be promoted),
+ * scan_passes counts the scan sequences, and the scanner's CPU time is
+ * the process' system time over the run, accounted by damon-run
+ * (lab.cpu=1): task_numa_work() runs on the workload's threads.  -n 0 is
+ * the control: the same hot VMA and threads without cold VMAs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,18 +38,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "lab.h"
 
 static const char usage[] =
-	"Scenario 14: NCOLD small VMAs on the top tier that nobody reads and a\n"
-	"hot VMA (-M MiB) read by NTHREADS threads, moved to -N after a settle\n"
-	"phase on the top tier.\n"
+	"Scenario 14: NCOLD small VMAs on the top tier that nobody reads, and a\n"
+	"hot VMA (-M MiB) made on -N after a settle phase, above them, read by\n"
+	"NTHREADS threads.\n"
 	"  -n NCOLD     cold VMAs, 0 for none (default 8192)\n"
 	"  -V KIB       size of each cold VMA (default 64)\n"
 	"  -T NTHREADS  reader threads (default 8)\n"
-	"  -R MODE      kernel.numa_balancing of the settle phase (default 3)\n"
-	"  -Z MB        scan_size_mb of the settle phase (default 256)\n"
+	"  -R MODE      kernel.numa_balancing of the settle phase (default 2)\n"
 	"  -q SEQS      settle for this many scan sequences (default 3)\n"
 	"  -P SECS      settle for at most this long (default 60)\n"
 	"Defaults: -s 14 -m 2 -t 30 -M 16 -k scan_size_mb=16.\n";
@@ -56,14 +57,13 @@ static const char usage[] =
 static unsigned long nr_cold = 8192;
 static unsigned long cold_kib = 64;
 static unsigned long nr_threads = 8;
-static unsigned long settle_mode = 3;
+static unsigned long settle_mode = 2;
 static unsigned long settle_seqs = 3;
 static unsigned long settle_max_secs = 60;
-static unsigned long settle_scan_mb = 256;
 
 static struct lab_region hot;
 static atomic_bool stop_readers;
-static atomic_bool pause_readers;	/* while the hot VMA moves */
+static atomic_bool hot_made;
 
 static int parse_opt(int opt, const char *arg)
 {
@@ -80,22 +80,45 @@ static int parse_opt(int opt, const char *arg)
 		return lab_parse_ulong(arg, 0, 1000, &settle_seqs);
 	case 'P':
 		return lab_parse_ulong(arg, 0, 600, &settle_max_secs);
-	case 'Z':
-		return lab_parse_ulong(arg, 1, 4096, &settle_scan_mb);
 	}
 	return -1;
 }
 
 static void *reader(void *arg)
 {
+	static __thread volatile unsigned long own[LAB_PAGE_SIZE / sizeof(long)];
+	unsigned long i;
+
 	(void)arg;
 	while (!atomic_load_explicit(&stop_readers, memory_order_relaxed)) {
-		if (atomic_load_explicit(&pause_readers, memory_order_relaxed))
-			usleep(10 * 1000);
-		else
+		if (atomic_load_explicit(&hot_made, memory_order_acquire))
 			lab_touch(hot.addr, hot.len);
+		else
+			for (i = 0; i < LAB_PAGE_SIZE / sizeof(long); i++)
+				own[i]++;
 	}
 	return NULL;
+}
+
+/*
+ * Make the hot VMA in its reservation with its pages on @node: a new
+ * anonymous mapping MAP_FIXED over the PROT_NONE one, in base pages.
+ */
+static int make_hot(int node)
+{
+	if (mmap(hot.addr, hot.len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED ||
+	    madvise(hot.addr, hot.len, MADV_NOHUGEPAGE)) {
+		lab_warn("map hot VMA: %s", strerror(errno));
+		return -1;
+	}
+	if (lab_bind_to_node(node))
+		return -1;
+	lab_fault_range(hot.addr, hot.len);
+	if (lab_unbind())
+		return -1;
+	atomic_store_explicit(&hot_made, true, memory_order_release);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -105,30 +128,27 @@ int main(int argc, char **argv)
 	struct lab_run run;
 	pthread_t *threads;
 	unsigned long i;
-	long left, seqs;
+	long seqs;
 	double secs;
 	int err;
 
 	lab_opts_init(&o, "14", 2, 30, 16);
 	lab_opts_add_knob(&o, "scan_size_mb=16");
-	lab_parse_args(&o, argc, argv, usage, "n:V:T:R:q:P:Z:", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "n:V:T:R:q:P:", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
 
-	/* The hot VMA first: above the cold ones. */
+	/* The hot VMA's place first: above the cold VMAs. */
 	hot.len = o.size;
-	hot.addr = lab_alloc_base_pages_on_node(hot.len, LAB_TOP_NODE);
-	if (!hot.addr || (nr_cold &&
-	    !lab_map_small_vmas(nr_cold, LAB_KIB(cold_kib), LAB_TOP_NODE)) ||
-	    lab_probe_init(&probe, &hot, 1, 512)) {
+	hot.addr = mmap(NULL, hot.len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	threads = calloc(nr_threads, sizeof(*threads));
+	if (hot.addr == MAP_FAILED || !threads || (nr_cold &&
+	    !lab_map_small_vmas(nr_cold, LAB_KIB(cold_kib), LAB_TOP_NODE))) {
 		lab_error(o.scenario, "alloc");
 		return 1;
 	}
-	if (lab_check_placement(o.scenario, &probe, LAB_TOP_NODE))
-		return 1;
-
-	threads = calloc(nr_threads, sizeof(*threads));
-	for (i = 0; threads && i < nr_threads; i++) {
+	for (i = 0; i < nr_threads; i++) {
 		err = pthread_create(&threads[i], NULL, reader, NULL);
 		if (err) {
 			lab_warn("pthread_create: %s", strerror(err));
@@ -136,36 +156,22 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!threads) {
-		lab_error(o.scenario, "threads");
-		return 1;
-	}
 
-	/*
-	 * A big scan window: in mode 3 the first two sequences make every
-	 * cold PTE PROT_NONE, which takes a call per window.
-	 */
-	if (lab_set_knob("scan_size_mb", settle_scan_mb) ||
-	    lab_enter_mode(o.scenario, settle_mode))
+	if (lab_enter_mode(o.scenario, settle_mode))
 		return 1;
 	secs = lab_wait_scan_seqs(settle_seqs, settle_max_secs, &seqs);
 	/* Progress, not parsed. */
 	printf("# s14: settled in %.1f s, %ld scan sequences\n", secs, seqs);
 	fflush(stdout);
-	/*
-	 * The run's knobs again, and balancing off: nothing moves the hot
-	 * VMA back before t=0.
-	 */
-	if (lab_opts_apply(&o))
+	/* Balancing off: nothing moves the hot VMA before t=0. */
+	if (lab_enter_mode(o.scenario, 0))
 		return 1;
-	atomic_store(&pause_readers, true);
-	left = lab_move_regions(&hot, 1, o.node);
-	atomic_store(&pause_readers, false);
-	if (left < 0 || left > (long)(hot.len / LAB_PAGE_SIZE / 20)) {
-		lab_warn("%ld pages of the hot VMA not moved to node %d", left, o.node);
-		lab_error(o.scenario, "demotion-failed");
+	if (make_hot(o.node) || lab_probe_init(&probe, &hot, 1, 512)) {
+		lab_error(o.scenario, "alloc");
 		return 1;
 	}
+	if (lab_check_placement(o.scenario, &probe, o.node))
+		return 1;
 
 	if (lab_run_begin(&run, &o, "walk-cost", &probe, NULL, 0))
 		return 1;
