@@ -89,14 +89,14 @@ nruns=$(printf '%s\n' "$runs" | wc -l)
 	[ ! -s "$dir/versions.txt" ] || { sed 's/^/    /' "$dir/versions.txt"; echo; }
 	printf 'Runs: %s of each kernel, taking turns.  Each cell is the median and,\n' "$nruns"
 	cat <<'EOT'
-in brackets, the lowest and the highest run; series / base is the ratio
-of the medians.  CPU: the workload's system time over the run
-(damon-run, lab.cpu=1), in ms a second (10 is 1 % of a CPU): NUMA
-balancing scans in
-task_numa_work() on the workload's own threads.  The control row has no
-cold VMAs; what the cold VMAs cost is the difference, per run.  The hot
-VMA's seconds to 90 % on the top tier are at the guest's sampling step
-(1 s), rounded up.
+in brackets, the lowest and the highest run when they differ; series /
+base is the ratio of the medians.  CPU: the workload's system time over
+the run (damon-run, lab.cpu=1), in ms a second (10 is 1 % of a CPU):
+NUMA balancing scans in task_numa_work() on the workload's own threads.
+The control row has no cold VMAs; what the cold VMAs cost is the
+difference, run by run, "below the control" when the control took more
+(the noise of the accounting).  The hot VMA's seconds to 90 % on the top
+tier are at the guest's sampling step (1 s), rounded up.
 
 EOT
 	tsv_awk '
@@ -108,15 +108,20 @@ EOT
 		if (kind[k] == "base") base = k; else series = k
 		m[k, s, c] = col("median"); lo[k, s, c] = col("min"); hi[k, s, c] = col("max")
 	}
-	function cell(k, s, c, t) {
+	# below(x): a difference as the table shows it, never negative.
+	function below(x) { return x < 0 ? "below the control" : x }
+	function cell(k, s, c, t,    x, l, h) {
 		if (!((k, s, c) in m))
 			return "-"
-		if (t)
-			return t90_secs(m[k, s, c], "never") " [" t90_secs(lo[k, s, c], "never") "-" t90_secs(hi[k, s, c], "never") "]"
-		return m[k, s, c] " [" lo[k, s, c] "-" hi[k, s, c] "]"
+		if (t) {
+			x = t90_secs(m[k, s, c], "never"); l = t90_secs(lo[k, s, c], "never"); h = t90_secs(hi[k, s, c], "never")
+		} else {
+			x = below(m[k, s, c]); l = below(lo[k, s, c]); h = below(hi[k, s, c])
+		}
+		return lo[k, s, c] == hi[k, s, c] ? x : x " [" l " - " h "]"
 	}
 	function ratio(s, c) {
-		if (m[base, s, c] <= 0 || m[series, s, c] < 0)
+		if (m[base, s, c] <= 0 || m[series, s, c] < 0 || lo[base, s, c] < 0 || lo[series, s, c] < 0)
 			return "-"
 		return sprintf("%.2f", m[series, s, c] / m[base, s, c])
 	}
