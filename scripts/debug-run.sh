@@ -17,8 +17,9 @@
 # lines, and lockdep was still on at the end.  Otherwise 1, with what is
 # missing, or 4 for kernel reports, with the first one's lines: with
 # --base, the same run on kernel BASE then says whether they are found
-# there too (the base's) or not (the kernel's own, in one run each).
-# What each tool did, and the promotions meanwhile, go to
+# there too (the base's) or not (the kernel's own, in one run each); 4
+# too, with --base on a KCSAN kernel, for data races the base's run did
+# not show (below).  What each tool did, and the promotions meanwhile, go to
 # RESULTS/KERNEL.tools.tsv: mode, row, op (a stressor or system call, or
 # pgpromote_success: the guest's promotions while the row ran, from the
 # workload beside the tool) and count.
@@ -26,7 +27,10 @@
 # With a KCSAN kernel, data races are listed with the source line of each
 # access (lab/debug/kcsan-lines.sh) and counted; one whose source line
 # names a word of FIELDS (e.g. the struct fields a series adds) fails the
-# run, others are reported but are not this run's verdict.
+# run.  With --base, the same run on BASE then judges the others by the
+# two functions of each race: those the base shows too are the base's
+# (RESULTS/KERNEL.races-whose), one it does not show fails the run with
+# status 4; without --base they are reported only.
 #
 # KERNEL_ARGS go to the guest: lab.stress_secs=N (default 300 per mode),
 # lab.secs=N (each scenario, default 10), lab.inject=warn (a deliberate
@@ -77,6 +81,42 @@ tool_ids=$(scenario_tools | cut -d ' ' -f 1)
 long_rows=$((1 + $(printf '%s\n' "$tool_ids" | grep -c .)))
 timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs * long_rows))}
 
+# race_pairs RACES: the two functions of each data race in RACES (a
+# kcsan-lines.sh listing), in a fixed order, one pair a line.
+race_pairs() {
+	sed -n 's/^race [0-9]*: .*data-race in \(.*\)$/\1/p' "$1" |
+		awk -F ' / ' '{ print ($1 < $2) ? $1 " / " $2 : $2 " / " $1 }' | sort -u
+}
+
+# kcsan_whose KERNEL_ARGS...: with --base, the same run on BASE says whose
+# the races are, by the functions they are between: one the base shows
+# too is the base's, written to RESULTS/KERNEL.races-whose with the
+# others; one it does not show (in one run each) is the kernel's own:
+# status 4.
+kcsan_whose() {
+	race_pairs "$results/$kernel.races" >"$results/$kernel.races-whose"
+	[ -s "$results/$kernel.races-whose" ] || return 0
+	step "$kernel: KCSAN reports; the same run on $base says whose they are"
+	_rc=0
+	"$here/debug-run.sh" --config "$config" ${fields:+--fields "$fields"} \
+		"$base" "$results" "$@" || _rc=$?
+	[ $_rc -eq 0 ] || die "$base's run failed (status $_rc): whose the races are is not known"
+	race_pairs "$results/$base.races" >"$results/$base.race-pairs"
+	_own=
+	while IFS= read -r _pair; do
+		if grep -qxF "$_pair" "$results/$base.race-pairs"; then
+			printf '%s\tbase\n' "$_pair"
+		else
+			printf '%s\t%s\n' "$_pair" "$kernel"
+			_own=yes
+		fi
+	done <"$results/$kernel.races-whose" >"$results/$kernel.races-whose.tmp"
+	mv "$results/$kernel.races-whose.tmp" "$results/$kernel.races-whose"
+	sed 's/\tbase$/: found in the base/; s/\t[^\t]*$/: not in the base'"'"'s run/; s/^/  /' \
+		"$results/$kernel.races-whose" >&2
+	[ -z "$_own" ] || { printf '%s\n' "debug-run.sh: $kernel: KCSAN reports the base did not show ($results/$kernel.races-whose)" >&2; exit 4; }
+}
+
 run_guest debug "$frag"
 run_build "$kernel"
 
@@ -122,6 +162,7 @@ if [ -n "$kcsan" ]; then
 	printf '%s\n' "$races" | sed 's/^/  /' >&2
 	[ $rc -ne 3 ] || die "$kernel: a KCSAN report names one of: $fields (above; $results/$kernel.races)"
 	[ $rc -eq 0 ] || die "$kernel: could not resolve the KCSAN reports' source lines"
+	[ -z "$base" ] || kcsan_whose "$@"
 else
 	grep -q 'KernelAddressSanitizer initialized' "$console" ||
 		die "$kernel: no KASAN in the guest kernel, or its messages are not on the console ($console)"
