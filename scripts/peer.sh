@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # peer.sh [--doc-only] RESULTS DOCDIR: the DAMON peer (damon-demo.sh into
-# RESULTS/damon) and the scale grid (scale.sh into RESULTS/scale), then
-# DOCDIR/results.md with both tables, the kernel versions and the
-# commands, and the plots DOCDIR/damon-top-tier.png, DOCDIR/scale.png,
-# DOCDIR/scale-top-tier.png: what the README's results show.  With
-# --doc-only, DOCDIR is made from RESULTS/damon/latest and
-# RESULTS/scale/latest as they are.
+# RESULTS/damon), the scale grid (scale.sh into RESULTS/scale) and the
+# walk cost (walk-cost.sh into RESULTS/walk-cost), then DOCDIR/results.md
+# with the first two tables, the kernel versions and the commands,
+# DOCDIR/walk-cost.md, and the plots DOCDIR/damon-top-tier.png,
+# DOCDIR/scale.png, DOCDIR/scale-top-tier.png: what the README's results
+# show.  $REPEAT goes to all three.  With --doc-only, DOCDIR is made from
+# RESULTS/damon/latest, RESULTS/scale/latest and, if there is one,
+# RESULTS/walk-cost/latest as they are.
 # shellcheck disable=SC2016 # Markdown backquotes in printf formats
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +27,12 @@ if [ -z "$doc_only" ]; then
 		status=3
 	}
 	"$here/scale.sh" "$results/scale"
-	step "DAMON peer and scale grid in $(( ($(date +%s) - start) / 60 )) min"
+	"$here/walk-cost.sh" "$results/walk-cost" || {
+		rc=$?
+		[ $rc -eq 3 ] || exit $rc
+		status=3
+	}
+	step "DAMON peer, scale grid and walk cost in $(( ($(date +%s) - start) / 60 )) min"
 fi
 damon=$results/damon/latest
 scale=$results/scale/latest
@@ -87,5 +94,11 @@ EOT
 ![top-tier share over time per point](scale-top-tier.png)
 EOT
 } >"$docdir/results.md"
-step "README material: $docdir/results.md and its plots"
+walk=$results/walk-cost/latest/walk-cost.md
+if [ -s "$walk" ]; then
+	cp "$walk" "$docdir/walk-cost.md"
+	step "README material: $docdir/results.md, its plots and walk-cost.md"
+else
+	step "README material: $docdir/results.md and its plots (no walk cost run in $results/walk-cost)"
+fi
 exit $status
