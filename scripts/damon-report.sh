@@ -116,24 +116,13 @@ fi
 # in brackets the lowest and the highest run when they differ.
 table() {
 	tsv_awk '
-	function range(k, s, c, x, lo_, hi_) {
-		if (!((kern[k, s], s, c) in lo) || lo[kern[k, s], s, c] == hi[kern[k, s], s, c])
-			return x
-		return x " [" lo_ "-" hi_ "]"
+	function t90(k, s) {
+		return range_t90(kern[k, s], s, "t90", t90_secs(reach[k, s], "never"), "never")
 	}
-	function t90(k, s,    x) {
-		x = kern[k, s] SUBSEP s SUBSEP "t90"
-		return range(k, s, "t90", t90_secs(reach[k, s], "never"), t90_secs(lo[x], "never"), t90_secs(hi[x], "never"))
+	function plain(k, s, c, v) {
+		return range_cell(kern[k, s], s, c, v)
 	}
-	function plain(k, s, c, v,    x) {
-		x = kern[k, s] SUBSEP s SUBSEP c
-		return range(k, s, c, v, lo[x], hi[x])
-	}
-	FILENAME == ranges {
-		lo[col("kernel"), col("scenario"), col("column")] = col("min")
-		hi[col("kernel"), col("scenario"), col("column")] = col("max")
-		next
-	}
+	FILENAME == ranges { range_row(); next }
 	{
 		k = col("kind"); s = col("scenario")
 		if (!(s in seen)) { order[++n] = s; seen[s] = 1 }
@@ -203,23 +192,15 @@ table() {
 			}
 			printf "\n"
 		}
-	}' -f "$here/t90.awk" -v md="$1" -v per_mib="${2:-}" -v ranges="$ranges" "$dir/damon-summary.tsv" ${ranges:+"$ranges"}
+	}' -f "$here/t90.awk" -f "$here/ranges.awk" -v md="$1" -v per_mib="${2:-}" -v ranges="$ranges" \
+		"$dir/damon-summary.tsv" ${ranges:+"$ranges"}
 }
 
 # parts_table: one row per part of a composite scenario, its top-tier
 # share and t90 per kernel kind, with the ranges over repeated runs.
 parts_table() {
 	tsv_awk '
-	function range(k, s, c, x, lo_, hi_) {
-		if (!((kern[k, s], s, c) in lo) || lo[kern[k, s], s, c] == hi[kern[k, s], s, c])
-			return x
-		return x " [" lo_ "-" hi_ "]"
-	}
-	FILENAME == ranges {
-		lo[col("kernel"), col("scenario"), col("column")] = col("min")
-		hi[col("kernel"), col("scenario"), col("column")] = col("max")
-		next
-	}
+	FILENAME == ranges { range_row(); next }
 	{
 		k = col("kind"); s = col("scenario")
 		if (!(s in seen)) { order[++n] = s; seen[s] = 1 }
@@ -244,13 +225,13 @@ parts_table() {
 					printf " - | - |"
 					continue
 				}
-				x = kern[k, s] SUBSEP s SUBSEP "t90"
-				printf " %s | %s |", range(k, s, "top_pct", top[k, s], lo[kern[k, s], s, "top_pct"], hi[kern[k, s], s, "top_pct"]),
-					range(k, s, "t90", t90_secs(t90[k, s], "never"), t90_secs(lo[x], "never"), t90_secs(hi[x], "never"))
+				printf " %s | %s |", range_cell(kern[k, s], s, "top_pct", top[k, s]),
+					range_t90(kern[k, s], s, "t90", t90_secs(t90[k, s], "never"), "never")
 			}
 			printf "\n"
 		}
-	}' -f "$here/t90.awk" -v ranges="$parts_ranges" "$dir/damon-parts.tsv" ${parts_ranges:+"$parts_ranges"}
+	}' -f "$here/t90.awk" -f "$here/ranges.awk" -v ranges="$parts_ranges" "$dir/damon-parts.tsv" \
+		${parts_ranges:+"$parts_ranges"}
 }
 
 {

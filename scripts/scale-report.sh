@@ -96,21 +96,15 @@ table() {
 	function cell(k, p) {
 		if (!((k SUBSEP p) in t90))
 			return md ? "- | -" : "-\t-"
-		return secs(k, p, t90[k, p]) (((k, p) in lo) && lo[k, p] != hi[k, p] ? " [" secs(k, p, lo[k, p]) "-" secs(k, p, hi[k, p]) "]" : "") \
+		return range_t90(kern[k, p], scen[p], "t90", secs(k, p, t90[k, p]), "> " run[k, p]) \
 			(md ? " | " : "\t") top[k, p]
 	}
-	FILENAME == ranges {
-		if (col("column") == "t90") {
-			lo[kind[col("kernel")], point[col("scenario")]] = col("min")
-			hi[kind[col("kernel")], point[col("scenario")]] = col("max")
-		}
-		next
-	}
+	FILENAME == ranges { range_row(); next }
 	{
 		p = col("nvmas") SUBSEP col("threads")
 		if (!(p in seen)) { order[++n] = p; seen[p] = 1; kib[p] = col("vma_kib") }
 		k = col("kind")
-		kind[col("kernel")] = k; point[col("scenario")] = p
+		kern[k, p] = col("kernel"); scen[p] = col("scenario")
 		t90[k, p] = col("t90"); run[k, p] = sprintf("%.0f", col("secs")); top[k, p] = col("top_pct")
 	}
 	END {
@@ -126,7 +120,8 @@ table() {
 			else
 				printf "%s\t%s\t%s\t%s\t%s\t%s\n", a[1], kib[order[i]], a[2], a[1] * a[2], cell("base", order[i]), cell("series", order[i])
 		}
-	}' -f "$here/t90.awk" -v md="$1" -v ranges="$ranges" "$dir/scale.tsv" ${ranges:+"$ranges"}
+	}' -f "$here/t90.awk" -f "$here/ranges.awk" -v md="$1" -v ranges="$ranges" "$dir/scale.tsv" \
+		${ranges:+"$ranges"}
 }
 
 # Plot data: one file per kernel kind and thread count, by VMA count:
