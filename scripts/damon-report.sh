@@ -32,7 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 dir=${1:?usage: damon-report.sh DIR}
-runs=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+runs=$(find -H "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
 [ -n "$runs" ] || runs=$dir
 
 # run_summary RUN: RUN/damon-summary.tsv from RUN's tables.

@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 dir=${1:?usage: repeat-report.sh DIR}
-runs=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+runs=$(find -H "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
 [ -n "$runs" ] || die "$dir: no runs (run-1, run-2, ...)"
 for r in $runs; do
 	[ -s "$r/summary.tsv" ] || die "$r: no summary.tsv; was it reported (report.sh)?"

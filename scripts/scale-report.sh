@@ -23,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 dir=${1:?usage: scale-report.sh DIR}
-runs=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+runs=$(find -H "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
 [ -n "$runs" ] || runs=$dir
 first=$(printf '%s\n' "$runs" | head -n 1)
 

@@ -25,7 +25,7 @@ usage="usage: walk-cost-report.sh DIR SCENARIO"
 dir=${1:?$usage}
 scenario=${2:?$usage}
 table=$here/../lab/scenarios.tsv
-runs=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+runs=$(find -H "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
 [ -n "$runs" ] || runs=$dir
 for r in $runs; do
 	for f in cpu ends; do
