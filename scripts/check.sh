@@ -176,7 +176,8 @@ damon_repeat_made_up() {
 t "DAMON table: cost per MiB promoted, medians and ranges over three made-up runs" damon_repeat_made_up
 
 # repeat-report.sh on three made-up runs of one kernel: the medians, the
-# ranges (a t90 never reached sorts last) and the verdicts over the runs.
+# ranges (a t90 never reached sorts last) and the verdicts over the runs,
+# with the failed checks of each failing run.
 repeat_made_up() {
 	d=$(mktemp -d)
 	# run t90s, top-tier (= local) shares and verdicts, scenario by scenario.
@@ -202,6 +203,8 @@ repeat_made_up() {
 			END { exit f != 1 }' "$d/ends.tsv" &&
 		tsv_awk '{ v[col("scenario")] = col("verdict") " " col("passes") "/" col("runs") }
 			END { exit !(v[0] == "pass 3/3" && v[1] == "median 2/3" && v[2] == "fail 1/3") }' "$d/summary.tsv" &&
+		tsv_awk 'col("scenario") == 2 { f = col("failed") }
+			END { exit f != "run 1: top_pct ge 90; run 3: top_pct ge 90" }' "$d/summary.tsv" &&
 		tsv_awk 'col("scenario") == 0 && col("column") == "t90" { f = col("min") " " col("max") } END { exit f != "2.0 -1" }' \
 			"$d/ranges.tsv" &&
 		grep -q '| k | 0 | x | 2 | 20.0 \[20.0-20.0\] | 98.0 \[96.0-100.0\] | 98.0 \[96.0-100.0\] | 4 \[2-never\] | 20 \[10-30\] |' "$d/report.md"

@@ -32,9 +32,13 @@ function sort_numbers(list, n,    i, j, v) {
 # fmt(x, point): x as the runs wrote it, with one decimal when they did.
 function fmt(x, point) { return (point || x != int(x)) ? sprintf("%.1f", x) : sprintf("%d", x) }
 
-FNR == 1 { file++ }
-
 {
+	# tsv.awk takes each file's first line (its header) for itself:
+	# count the runs by file name.
+	if (FILENAME != cur_file) {
+		file++
+		cur_file = FILENAME
+	}
 	if (!ncols) {
 		ncols = split(tsv_header(), names, "\t")
 		for (i = 1; i <= ncols; i++)
