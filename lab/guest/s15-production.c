@@ -26,9 +26,10 @@
  * this process) and db are made on the slow node.  Made last, db lies
  * below the others in the address space, and every pass starts with it.
  * New VMAs are scanned unconditionally for their first two sequences and
- * then by their own PID activity, which their faults keep up: db is
- * promotable on any kernel, and whatever keeps the other parts on the
- * slow tier is a filter.
+ * then by their own PID activity, which their faults keep up, so no
+ * filter holds db itself; what keeps the other parts on the slow tier is
+ * one.  On the base db still waits for the cursor, which the PID
+ * filter's fallback moves one VMA a call through the PID-inactive ones.
  */
 #define _GNU_SOURCE
 #include <errno.h>
