@@ -229,7 +229,11 @@ suite_selection() {
 				g = order[i]
 				if (!(g in left))
 					print g
-				else if (g in taken) {
+				else if (index(taken[g] " ", " " g " ")) {
+					# The selection G would take all of G.* too.
+					printf "lab/scenarios.tsv: suite %s runs scenario %s but not all of %s.*: give the others ids of their own\n", s, g, g >"/dev/stderr"
+					exit 1
+				} else if (g in taken) {
 					n = split(taken[g], id, " ")
 					for (j = 1; j <= n; j++)
 						print id[j]

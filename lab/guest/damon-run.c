@@ -24,8 +24,8 @@
  * /sys/kernel/mm/damon/admin, both on the physical address space
  * (operations "paddr"), after the kernel's samples/damon/mtier.c:
  *
- *   kdamond 0: node 1's physical range; migrate_hot to node 0
- *   kdamond 1: node 0's physical range; migrate_cold to node 1
+ *   kdamond 0: the slow node's physical range; migrate_hot to node 0
+ *   kdamond 1: node 0's physical range; migrate_cold to the slow node
  *
  * and started on "@@ begin", at t=0 like NUMA balancing, stopped on
  * "@@ end".  PROG must run with -m 0.  kdamond_ms is the utime+stime of
