@@ -62,10 +62,7 @@ series=$(series_kernel mainline)
 	die "$damon and $series are not built on the same base ($base, $(base_kernel "$series"))"
 [ -f "$here/../series/mainline/series" ] || die "series/mainline does not exist"
 
-repeat=${REPEAT:-1}
-case $repeat in
-'' | *[!0-9]* | 0) die "REPEAT=$repeat: give the number of runs of each kernel, 1 or more" ;;
-esac
+repeat=$(run_repeat) || exit 1
 
 run_guest lab
 run_build "$base" "$damon" "$series"

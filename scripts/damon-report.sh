@@ -32,7 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 dir=${1:?usage: damon-report.sh DIR}
-runs=$(find -H "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+runs=$(repeat_runs "$dir")
 [ -n "$runs" ] || runs=$dir
 
 # run_summary RUN: RUN/damon-summary.tsv from RUN's tables.
@@ -91,21 +91,15 @@ run_parts() {
 for r in $runs; do
 	run_parts "$r"
 done
-# over TABLE RANGES: the medians of the runs' TABLE into DIR/TABLE and
-# their ranges into DIR/RANGES (scripts/repeat.awk).
-over() {
-	printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$dir/$2"
-	# shellcheck disable=SC2046 # one run directory per word
-	awk -f "$here/tsv.awk" -f "$here/repeat.awk" -v ranges="$dir/$2" \
-		$(for r in $runs; do printf '%s/%s ' "$r" "$1"; done) >"$dir/$1"
-}
 ranges='' parts_ranges=''
 if [ "$runs" != "$dir" ]; then
 	ranges=$dir/damon-ranges.tsv
-	over damon-summary.tsv damon-ranges.tsv
+	# shellcheck disable=SC2086 # one run directory per word
+	repeat_over damon-summary.tsv "$ranges" $runs >"$dir/damon-summary.tsv"
 	if [ -s "$(printf '%s\n' "$runs" | head -n 1)/damon-parts.tsv" ]; then
 		parts_ranges=$dir/damon-parts-ranges.tsv
-		over damon-parts.tsv damon-parts-ranges.tsv
+		# shellcheck disable=SC2086 # one run directory per word
+		repeat_over damon-parts.tsv "$parts_ranges" $runs >"$dir/damon-parts.tsv"
 	fi
 fi
 

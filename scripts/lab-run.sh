@@ -25,10 +25,7 @@ shift
 # Check the scenarios and every kernel name before spending time on builds.
 scenarios=$(run_selection lab "${SCENARIOS:-}")
 kernel_check "$@"
-repeat=${REPEAT:-1}
-case $repeat in
-'' | *[!0-9]* | 0) die "REPEAT=$repeat: give the number of runs of each kernel, 1 or more" ;;
-esac
+repeat=$(run_repeat) || exit 1
 case ${LAB_CPU:-1} in
 1) ;;
 *) die "LAB_CPU=$LAB_CPU: 1 accounts the workloads' CPU time, unset does not" ;;

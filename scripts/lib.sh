@@ -83,6 +83,28 @@ tsv_awk() {
 	return $_rc
 }
 
+# repeat_runs DIR: the runs of a repeated run DIR (REPEAT), DIR/run-1,
+# DIR/run-2, ..., in order, one a line; nothing for a single run.  DIR may
+# be a symlink (RESULTS/latest).
+repeat_runs() {
+	find -H "$1" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n
+}
+
+# repeat_over TABLE RANGES RUN...: the table TABLE of each RUN (RUN/TABLE,
+# the same columns in every run) over the runs (scripts/repeat.awk): the
+# median of each numeric column on stdout and, with RANGES set, every
+# numeric column's median, minimum and maximum into the file RANGES.
+repeat_over() {
+	_table=$1 _ranges=$2
+	shift 2
+	[ -z "$_ranges" ] || printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$_ranges"
+	for _run; do
+		set -- "$@" "$_run/$_table"
+		shift
+	done
+	awk -f "${here:?}/tsv.awk" -f "$here/repeat.awk" -v ranges="$_ranges" "$@"
+}
+
 # kernels_awk PROGRAM_TEXT [-v VAR=VALUE...]: tsv_awk on kernels.tsv.
 kernels_awk() {
 	tsv_awk "$@" "${here:?}/kernels.tsv"

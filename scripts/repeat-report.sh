@@ -17,21 +17,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 dir=${1:?usage: repeat-report.sh DIR}
-runs=$(find -H "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+runs=$(repeat_runs "$dir")
 [ -n "$runs" ] || die "$dir: no runs (run-1, run-2, ...)"
 for r in $runs; do
 	[ -s "$r/summary.tsv" ] || die "$r: no summary.tsv; was it reported (report.sh)?"
 done
 cp "$(printf '%s\n' "$runs" | head -n 1)/kernels.tsv" "$dir/kernels.tsv"
-printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$dir/ranges.tsv"
 # The ranges of what the runs measured (ends.tsv); summary.tsv's own
 # numbers are made from them.
 for table in ends summary; do
 	r=
 	[ $table = summary ] || r=$dir/ranges.tsv
-	# shellcheck disable=SC2046 # one run directory per word
-	awk -f "$here/tsv.awk" -f "$here/repeat.awk" -v ranges="$r" \
-		$(for r in $runs; do printf '%s/%s.tsv ' "$r" "$table"; done) >"$dir/$table.tsv.tmp"
+	# shellcheck disable=SC2086 # one run directory per word
+	repeat_over $table.tsv "$r" $runs >"$dir/$table.tsv.tmp"
 	mv "$dir/$table.tsv.tmp" "$dir/$table.tsv"
 done
 

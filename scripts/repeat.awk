@@ -14,7 +14,7 @@
 #
 # With -v ranges=FILE, every numeric column's minimum and maximum go to
 # FILE, as rows of kernel, scenario, column, n, median, min, max
-# (appended; the caller writes its header).  Read by column name, written
+# (appended; the caller writes its header: scripts/lib.sh repeat_over()).  Read by column name, written
 # in the tables' order.
 
 function is_number(x) { return x ~ /^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }

@@ -66,6 +66,15 @@ run_selection() {
 	printf '%s' "$*" | tr ' ' ','
 }
 
+# run_repeat: $REPEAT, the runs of each kernel (default 1), checked; the
+# caller exits when it prints nothing.
+run_repeat() {
+	case ${REPEAT:-1} in
+	'' | *[!0-9]* | 0) die "REPEAT=$REPEAT: give the number of runs of each kernel, 1 or more" ;;
+	esac
+	printf '%s\n' "${REPEAT:-1}"
+}
+
 # run_guest RUN [ARG]: build the guest programs (in run_bin), the
 # initramfs ($run_initrd) of run RUN and the guest's disk ($run_disk);
 # $run_args selects the run on the kernel command line, $run_frags the

@@ -23,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 dir=${1:?usage: scale-report.sh DIR}
-runs=$(find -H "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+runs=$(repeat_runs "$dir")
 [ -n "$runs" ] || runs=$dir
 first=$(printf '%s\n' "$runs" | head -n 1)
 
@@ -77,10 +77,8 @@ done
 ranges=
 if [ "$runs" != "$dir" ]; then
 	ranges=$dir/scale-ranges.tsv
-	printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$ranges"
-	# shellcheck disable=SC2046 # one run directory per word
-	awk -f "$here/tsv.awk" -f "$here/repeat.awk" -v ranges="$ranges" \
-		$(for r in $runs; do printf '%s/scale.tsv ' "$r"; done) >"$dir/scale.tsv"
+	# shellcheck disable=SC2086 # one run directory per word
+	repeat_over scale.tsv "$ranges" $runs >"$dir/scale.tsv"
 fi
 # The hot set of the points: the same at every point (scale.sh).
 hot_mib=$(tsv_awk '{ print col("nvmas") * col("vma_kib") / 1024; exit }' "$dir/scale.tsv")

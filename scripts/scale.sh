@@ -28,10 +28,7 @@ hot_mib=${SCALE_HOT_MIB:-256}
 case $hot_mib in
 '' | *[!0-9]* | 0) die "SCALE_HOT_MIB=$hot_mib is not a number of MiB" ;;
 esac
-repeat=${REPEAT:-1}
-case $repeat in
-'' | *[!0-9]* | 0) die "REPEAT=$repeat: give the number of runs of each kernel, 1 or more" ;;
-esac
+repeat=$(run_repeat) || exit 1
 case $grid in
 *[!0-9x,\ ]*) die "SCALE_GRID='$grid' is not a list of NVMASxNTHREADS points (e.g. 512x64)" ;;
 esac
@@ -95,6 +92,6 @@ while [ $r -lt "$repeat" ]; do
 	[ "$repeat" -eq 1 ] || cp "$d/kernels.tsv" "$run_dir/kernels.tsv"
 done
 run_versions "$run_dir" >"$run_dir/versions.txt"
-"$here/scale-report.sh" "$run_dir" "$hot_mib" || die "scale-report.sh failed on $run_dir"
+"$here/scale-report.sh" "$run_dir" || die "scale-report.sh failed on $run_dir"
 final=$(run_publish "$run_dir" "$results")
 step "scale: $final/scale.md, table: scale.tsv, plot: scale.png (also $results/latest/)"

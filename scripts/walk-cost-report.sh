@@ -25,7 +25,7 @@ usage="usage: walk-cost-report.sh DIR SCENARIO"
 dir=${1:?$usage}
 scenario=${2:?$usage}
 table=$here/../lab/scenarios.tsv
-runs=$(find -H "$dir" -mindepth 1 -maxdepth 1 -type d -name 'run-*' | sort -t- -k2 -n)
+runs=$(repeat_runs "$dir")
 [ -n "$runs" ] || runs=$dir
 for r in $runs; do
 	for f in cpu ends; do
@@ -78,10 +78,8 @@ for r in $runs; do
 	[ "$(wc -l <"$r/walk.tsv")" -gt 1 ] || die "$r: no pair of scenario $scenario rows with and without cold VMAs"
 done
 
-printf 'kernel\tscenario\tcolumn\tn\tmedian\tmin\tmax\n' >"$dir/walk-cost.tsv"
-# shellcheck disable=SC2046 # one run directory per word
-awk -f "$here/tsv.awk" -f "$here/repeat.awk" -v ranges="$dir/walk-cost.tsv" \
-	$(for r in $runs; do printf '%s/walk.tsv ' "$r"; done) >/dev/null
+# shellcheck disable=SC2086 # one run directory per word
+repeat_over walk.tsv "$dir/walk-cost.tsv" $runs >/dev/null
 
 nruns=$(printf '%s\n' "$runs" | wc -l)
 {
