@@ -94,27 +94,27 @@ race_pairs() {
 # others; one it does not show (in one run each) is the kernel's own:
 # status 4.
 kcsan_whose() {
-	race_pairs "$results/$kernel.races" >"$results/$kernel.races-whose"
-	[ -s "$results/$kernel.races-whose" ] || return 0
+	_pairs=$(race_pairs "$results/$kernel.races")
+	[ -n "$_pairs" ] || return 0
 	step "$kernel: KCSAN reports; the same run on $base says whose they are"
 	_rc=0
 	"$here/debug-run.sh" --config "$config" ${fields:+--fields "$fields"} \
 		"$base" "$results" "$@" || _rc=$?
 	[ $_rc -eq 0 ] || die "$base's run failed (status $_rc): whose the races are is not known"
-	race_pairs "$results/$base.races" >"$results/$base.race-pairs"
-	_own=
-	while IFS= read -r _pair; do
-		if grep -qxF "$_pair" "$results/$base.race-pairs"; then
+	_base_pairs=$(race_pairs "$results/$base.races")
+	printf '%s\n' "$_pairs" | while IFS= read -r _pair; do
+		if printf '%s\n' "$_base_pairs" | grep -qxF "$_pair"; then
 			printf '%s\tbase\n' "$_pair"
 		else
 			printf '%s\t%s\n' "$_pair" "$kernel"
-			_own=yes
 		fi
-	done <"$results/$kernel.races-whose" >"$results/$kernel.races-whose.tmp"
-	mv "$results/$kernel.races-whose.tmp" "$results/$kernel.races-whose"
+	done >"$results/$kernel.races-whose"
 	sed 's/\tbase$/: found in the base/; s/\t[^\t]*$/: not in the base'"'"'s run/; s/^/  /' \
 		"$results/$kernel.races-whose" >&2
-	[ -z "$_own" ] || { printf '%s\n' "debug-run.sh: $kernel: KCSAN reports the base did not show ($results/$kernel.races-whose)" >&2; exit 4; }
+	if grep -qv '	base$' "$results/$kernel.races-whose"; then
+		printf '%s\n' "debug-run.sh: $kernel: KCSAN reports the base did not show ($results/$kernel.races-whose)" >&2
+		exit 4
+	fi
 }
 
 run_guest debug "$frag"
