@@ -202,9 +202,9 @@ int main(int argc, char **argv)
 		}
 	}
 	/* Without NUMA balancing (DAMON's runs) PID activity means nothing. */
-	if (o.mode && lab_enter_mode(o.scenario, top_mode))
-		return 1;
 	if (o.mode) {
+		if (lab_enter_mode(o.scenario, top_mode))
+			return 1;
 		secs = lab_wait_scan_seqs(top_seqs, top_max_secs, &seqs);
 		/* Progress, not parsed. */
 		printf("# s15: top-tier phase %.1f s, %ld scan sequences\n",
