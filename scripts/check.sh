@@ -175,6 +175,44 @@ damon_repeat_made_up() {
 }
 t "DAMON table: cost per MiB promoted, medians and ranges over three made-up runs" damon_repeat_made_up
 
+# run_runs over made-up runs of REPEAT=3: a run that stops in run 2 is
+# taken up by the same command from run 2, and published with when its
+# runs finished; another command's interrupted run is left as it is.
+repeat_resume_made_up() {
+	d=$(mktemp -d)
+	made_up() { # NAME FAIL_AT: the made-up run NAME into $d/res, stopping in run FAIL_AT
+		REPEAT=3 FAIL_AT=$2 sh -c '
+			here=$1 log=$2
+			. "$here/lib.sh"
+			. "$here/run-lib.sh"
+			one() {
+				echo "$0 ${1##*/}" >>"$log"
+				[ "${1##*-}" != "$FAIL_AT" ] || exit 1
+				mkdir -p "$1" && printf "kernel\nk\n" >"$1/kernels.tsv"
+			}
+			run_dir=$(run_start "$3")
+			run_runs one
+			run_publish "$run_dir" "$3" >/dev/null' "$1" "$here" "$d/log" "$d/res"
+	}
+	made_up a 2
+	a_left=$(ls -d "$d"/res/.run.*/run-1/.done 2>/dev/null | wc -l)
+	made_up a 0
+	made_up a 3
+	made_up b 0
+	cat "$d/log"
+	ls -a "$d/res" "$d/res/latest"
+	[ "$a_left" -eq 1 ] &&
+		[ "$(tr '\n' ' ' <"$d/log")" = "a run-1 a run-2 a run-2 a run-3 a run-1 a run-2 a run-3 b run-1 b run-2 b run-3 " ] &&
+		[ "$(ls -d "$d"/res/latest/run-*/.done | wc -l)" -eq 3 ] &&
+		grep '^runs finished: ' "$d/res/latest/versions.txt" &&
+		[ "$(ls -d "$d"/res/.run.*/run-*/.done | wc -l)" -eq 2 ] &&
+		[ "$(ls -d "$d"/res/2*/ | wc -l)" -ge 1 ]
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+t "REPEAT: an interrupted run is taken up from the run it stopped in, by the same command only" repeat_resume_made_up
+
 # repeat-report.sh on three made-up runs of one kernel: the medians, the
 # ranges (a t90 never reached sorts last) and the verdicts over the runs,
 # with the failed checks of each failing run.

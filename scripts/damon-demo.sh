@@ -93,14 +93,12 @@ if [ "$repeat" -eq 1 ]; then
 	verdicts "$run_dir" || status=$?
 	[ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
 else
-	r=0
-	while [ $r -lt "$repeat" ]; do
-		r=$((r + 1))
-		step "run $r of $repeat"
-		one_run "$run_dir/run-$r"
-		verdicts "$run_dir/run-$r" >/dev/null || [ $? -eq 3 ] || exit 1
-	done
-	cp "$run_dir/run-1/kernels.tsv" "$run_dir/kernels.tsv"
+	# one_run_checked DIR: one run, and its verdicts.
+	one_run_checked() {
+		one_run "$1"
+		verdicts "$1" >/dev/null || [ $? -eq 3 ] || exit 1
+	}
+	run_runs one_run_checked
 	[ ! -f "$run_dir/run-1/top-tier.png" ] || cp "$run_dir/run-1/top-tier.png" "$run_dir/top-tier.png"
 	run_versions "$run_dir" >"$run_dir/versions.txt"
 	"$here/repeat-report.sh" "$run_dir" || status=$?

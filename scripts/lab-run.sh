@@ -34,32 +34,29 @@ esac
 run_guest lab
 run_build "$@"
 run_dir=$(run_start "$results")
-# boot_all SUBDIR KERNEL...: every kernel once, in the run's SUBDIR.
+kernels=$*
+# boot_all DIR: every kernel once, into DIR.
 boot_all() {
-	_d=$run_dir$1
-	shift
-	for k in "$@"; do
-		run_boot "$_d" "$k" "lab.scenarios=$scenarios" ${LAB_SECS:+"lab.secs=$LAB_SECS"} \
+	for k in $kernels; do
+		run_boot "$1" "$k" "lab.scenarios=$scenarios" ${LAB_SECS:+"lab.secs=$LAB_SECS"} \
 			${LAB_CPU:+"lab.cpu=$LAB_CPU"}
-		run_parse "$_d" "$k"
+		run_parse "$1" "$k"
 	done
 }
 
 # report.sh exits 3 when a verdict failed: the run is still published.
 status=0
 if [ "$repeat" -eq 1 ]; then
-	boot_all "" "$@"
+	boot_all "$run_dir"
 	run_versions "$run_dir" >"$run_dir/versions.txt"
 	"$here/report.sh" "$run_dir" || status=$?
 else
-	r=0
-	while [ $r -lt "$repeat" ]; do
-		r=$((r + 1))
-		step "run $r of $repeat"
-		boot_all "/run-$r" "$@"
-		"$here/report.sh" "$run_dir/run-$r" >/dev/null || [ $? -eq 3 ] || exit 1
-	done
-	cp "$run_dir/run-1/kernels.tsv" "$run_dir/kernels.tsv"
+	# one_run DIR: every kernel once into DIR, and its verdicts.
+	one_run() {
+		boot_all "$1"
+		"$here/report.sh" "$1" >/dev/null || [ $? -eq 3 ] || exit 1
+	}
+	run_runs one_run
 	run_versions "$run_dir" >"$run_dir/versions.txt"
 	"$here/repeat-report.sh" "$run_dir" || status=$?
 fi

@@ -14,7 +14,9 @@
 #   run_build KERNEL...           build the first kernel, the others in the
 #                                 background
 #   run_dir=$(run_start RESULTS)  a fresh run directory, removed when the
-#                                 script exits unless published
+#                                 script exits unless published (with
+#                                 REPEAT: kept, and taken up again)
+#   run_runs FUNC                 the REPEAT runs: FUNC $run_dir/run-R
 #   run_boot DIR KERNEL [ARG...]  boot KERNEL with guest arguments ARG:
 #                                 DIR/KERNEL.console, DIR/kernels.tsv,
 #                                 DIR/uname.tsv; the guest's exit status
@@ -37,7 +39,8 @@ done
 # failed run leaves nothing half-written.
 run_dir=
 run_exit() {
-	[ -z "$run_dir" ] || rm -rf "$run_dir"
+	# A repeated run's directory (its key: run_start) is kept to be taken up.
+	[ -z "$run_dir" ] || [ -f "$run_dir/key" ] || rm -rf "$run_dir"
 	# run_build's background builds, in a session of their own.
 	[ -z "${run_build_pid:-}" ] || kill_session "$run_build_pid"
 }
@@ -146,10 +149,63 @@ run_build() {
 }
 run_build_pid=
 
+# What the guests of a run run, and how their consoles are read: a
+# repeated run that goes on after an interruption must have the same.
+run_inputs="lab/guest lab/scenarios.tsv series kconfig scripts/kernels.tsv
+	scripts/bases.tsv scripts/build-kernel.sh scripts/mkinitramfs.sh
+	scripts/mkdisk.sh scripts/run-guest.sh scripts/parse-console.awk
+	scripts/at-line.awk"
+
+# run_key: the command of this run and a checksum of its inputs (the
+# files of $run_inputs, their names and contents).
+run_key() {
+	printf '%s\n' "$run_command"
+	# shellcheck disable=SC2086 # one word per path
+	(cd "$here/.." && find $run_inputs -type f ! -path 'lab/guest/out/*' -exec sha256sum {} + |
+		LC_ALL=C sort -k 2 | sha256sum | cut -d ' ' -f 1)
+}
+
 # run_start RESULTS: print a new run directory under RESULTS; assigned to
-# run_dir, it is removed when the script exits before run_publish.
+# run_dir, it is removed when the script exits before run_publish.  With
+# $REPEAT above 1 it is kept instead, with its key (run_key): the same
+# command with the same inputs takes it up again, and run_runs goes on
+# from the first run that did not finish.
 run_start() {
-	mkdir -p "$1" && mktemp -d "$1/.run.XXXXXX"
+	mkdir -p "$1" || exit 1
+	[ "${REPEAT:-1}" -gt 1 ] || { mktemp -d "$1/.run.XXXXXX"; return; }
+	_key=$(run_key) || die "cannot checksum the run's inputs ($run_inputs)"
+	for _d in "$1"/.run.*; do
+		[ -f "$_d/key" ] || continue
+		if [ "$(cat "$_d/key")" = "$_key" ]; then
+			step "taking up the interrupted run $_d ($(ls -d "$_d"/run-*/.done 2>/dev/null | wc -l) of ${REPEAT} runs finished)"
+			printf '%s\n' "$_d"
+			return
+		fi
+		step "leaving $_d: an interrupted run of another command or other inputs (its key: $_d/key)"
+	done
+	_d=$(mktemp -d "$1/.run.XXXXXX") && printf '%s\n' "$_key" >"$_d/key" && printf '%s\n' "$_d"
+}
+
+# run_runs FUNC: the $REPEAT runs of a repeated run, each FUNC DIR into
+# DIR=$run_dir/run-R, marked finished (DIR/.done, the date) after it; one
+# finished before, in a run taken up again (run_start), is kept, one that
+# did not finish is made again.  The run directory's kernels.tsv: run 1's.
+run_runs() {
+	_n=$(run_repeat) || exit 1
+	_r=0
+	while [ $_r -lt "$_n" ]; do
+		_r=$((_r + 1))
+		_d=$run_dir/run-$_r
+		if [ -f "$_d/.done" ]; then
+			step "run $_r of $_n: finished $(cat "$_d/.done"), kept"
+			continue
+		fi
+		rm -rf "$_d"
+		step "run $_r of $_n"
+		"$1" "$_d"
+		date -u '+%Y-%m-%d %H:%M UTC' >"$_d/.done"
+	done
+	cp "$run_dir/run-1/kernels.tsv" "$run_dir/kernels.tsv"
 }
 
 # run_boot DIR KERNEL [ARG...]: build KERNEL, boot it in the guest of
@@ -196,7 +252,13 @@ run_parse() {
 # RESULTS/<date>, point RESULTS/latest at it and print it.
 run_publish() {
 	[ -s "$1/versions.txt" ] || run_versions "$1" >"$1/versions.txt"
-	_final=$2/$(date +%Y%m%d-%H%M%S)
+	_stamp=$(date +%Y%m%d-%H%M%S)
+	_final=$2/$_stamp _i=1
+	# Two runs published within a second: the second one beside the first.
+	while [ -e "$_final" ]; do
+		_i=$((_i + 1))
+		_final=$2/$_stamp.$_i
+	done
 	mv "$1" "$_final"
 	ln -sfn "$(basename "$_final")" "$2/latest"
 	printf '%s\n' "$_final"
@@ -218,6 +280,12 @@ run_versions() {
 	printf 'repository commit %s%s\n' "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 		"$(git -C "$here/.." diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')"
 	printf 'command: %s, %s\n' "$run_command" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+	# A run taken up again: when its runs finished.
+	if [ -f "$1/key" ]; then
+		_first=$(sort "$1"/run-*/.done | head -n 1)
+		_last=$(sort "$1"/run-*/.done | tail -n 1)
+		printf 'runs finished: %s%s\n' "$_first" "$([ "$_first" = "$_last" ] || echo " to $_last")"
+	fi
 	printf 'runs: %s per kernel and scenario\n' "${REPEAT:-1}"
 	printf 'QEMU: %s, TCG, 2 vCPUs; host: %s CPUs\n' \
 		"$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')" "$(nproc)"

@@ -79,18 +79,19 @@ export LAB_GUEST_TIMEOUT
 run_build "$base" "$series"
 run_dir=$(run_start "$results")
 step "scale grid: $(printf '%s' "$points" | tr ',' ' '), $hot_mib MiB hot, ${secs} s each, on $base and $series, $repeat run(s) each"
-r=0
-while [ $r -lt "$repeat" ]; do
-	r=$((r + 1))
-	d=$run_dir
-	[ "$repeat" -eq 1 ] || { d=$run_dir/run-$r; step "run $r of $repeat"; }
+# one_run DIR: both kernels over the grid, into DIR.
+one_run() {
 	for k in "$base" "$series"; do
-		run_boot "$d" "$k" lab.scenarios= "lab.scale=$points" "lab.scale_secs=$secs" \
+		run_boot "$1" "$k" lab.scenarios= "lab.scale=$points" "lab.scale_secs=$secs" \
 			"lab.scale_mib=$hot_mib" lab.cpu=1
-		run_parse "$d" "$k"
+		run_parse "$1" "$k"
 	done
-	[ "$repeat" -eq 1 ] || cp "$d/kernels.tsv" "$run_dir/kernels.tsv"
-done
+}
+if [ "$repeat" -eq 1 ]; then
+	one_run "$run_dir"
+else
+	run_runs one_run
+fi
 run_versions "$run_dir" >"$run_dir/versions.txt"
 "$here/scale-report.sh" "$run_dir" || die "scale-report.sh failed on $run_dir"
 final=$(run_publish "$run_dir" "$results")
