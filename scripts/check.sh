@@ -293,17 +293,19 @@ scale_made_up() {
 		mkdir "$d/run-$r"
 		printf 'kernel\tkind\tbase_kernel\tpatches\nb\tbase\tb\t0\ns\tseries\tb\t8\n' >"$d/run-$r/kernels.tsv"
 		{
-			printf 'kernel\tkind\tscenario\tname\tmode\tsecs\ttop_pct\tt90\tpte_updates\thint_faults\thot_bytes\n'
+			printf 'kernel\tkind\tscenario\tname\tmode\tsecs\ttop_pct\tt90\tpte_updates\thint_faults\tscan_passes\tpgpromote_success\thot_bytes\n'
 			for p in 64 512; do
-				printf 'b\tbase\t5-%sx8\tpid-inactive\t2\t60.0\t5.0\t-1\t60\t60\t268435456\n' $p
-				printf 's\tseries\t5-%sx8\tpid-inactive\t2\t60.0\t100.0\t%s.5\t60\t60\t268435456\n' $p $((r * p / 64))
+				printf 'b\tbase\t5-%sx8\tpid-inactive\t2\t60.0\t5.0\t-1\t60\t60\t2\t0\t268435456\n' $p
+				printf 's\tseries\t5-%sx8\tpid-inactive\t2\t60.0\t100.0\t%s.5\t60\t60\t%s\t65536\t268435456\n' $p $((r * p / 64)) $((10 * r))
 			done
 		} >"$d/run-$r/ends.tsv"
 	done
 	"$here/scale-report.sh" "$d" >/dev/null && cat "$d/scale.md" &&
 		grep -q '^| 64 | 4096 | 8 | 512 | > 60 | 5.0 | 3 \[2-4\] | 100.0 |$' "$d/scale.md" &&
 		grep -q '^| 512 | 512 | 8 | 4096 | > 60 | 5.0 | 17 \[9-25\] | 100.0 |$' "$d/scale.md" &&
-		grep -q '(256 MiB of hot memory in' "$d/scale.md"
+		grep -q '(256 MiB of hot memory in' "$d/scale.md" &&
+		grep -q '^| 512 | 8 | series | 17 \[9-25\] | 5.7 | 20.0 | 1.0 | 4.3 | NA |$' "$d/scale.md" &&
+		grep -q '^| 64 | 8 | base | > 60 | > 20.0 | 2.0 | 1.0 | 0.0 | NA |$' "$d/scale.md"
 	rc=$?
 	rm -rf "$d"
 	return $rc

@@ -4,13 +4,16 @@
 # of a run (scale.sh) write its scale.tsv, one row per kernel x point:
 #
 #   kernel kind scenario nvmas threads vma_kib secs top_pct t90 reached
-#   pte_updates_per_s hint_faults_per_s pid_inactive_bytes sys_ms
+#   pte_updates_per_s hint_faults_per_s seqs_per_min promoted_mib_per_s
+#   pid_inactive_bytes sys_ms
 #
 # (scenario: 5-NxT; vma_kib: the size of each hot VMA; t90: seconds until
 # the sampled top-tier share first reached 90 %, -1 if not within the run;
-# reached: 1 or 0; pid_inactive_bytes: bytes of the scenario's VMAs
-# sched_skip_vma_numa skipped as PID-inactive; sys_ms: the workload's
-# system time over the run).  The run is DIR, or each of DIR/run-1,
+# reached: 1 or 0; seqs_per_min: the process' scan sequences
+# (scan_passes) a minute; promoted_mib_per_s: pgpromote_success over the
+# run, in MiB of base pages; pid_inactive_bytes: bytes of the scenario's
+# VMAs sched_skip_vma_numa skipped as PID-inactive; sys_ms: the
+# workload's system time over the run).  The run is DIR, or each of DIR/run-1,
 # DIR/run-2, ... (REPEAT): then DIR/scale.tsv holds the median of every
 # column over the runs and DIR/scale-ranges.tsv their ranges (kernel,
 # scenario, column, n, median, min, max: scripts/repeat.awk).  Then
@@ -34,7 +37,7 @@ run_table() {
 	tsv_awk '
 	BEGIN {
 		OFS = "\t"
-		print "kernel", "kind", "scenario", "nvmas", "threads", "vma_kib", "secs", "top_pct", "t90", "reached", "pte_updates_per_s", "hint_faults_per_s", "pid_inactive_bytes", "sys_ms"
+		print "kernel", "kind", "scenario", "nvmas", "threads", "vma_kib", "secs", "top_pct", "t90", "reached", "pte_updates_per_s", "hint_faults_per_s", "seqs_per_min", "promoted_mib_per_s", "pid_inactive_bytes", "sys_ms"
 	}
 	FILENAME == skips {
 		if (col("comm") != "skipstat" && col("reason") == "pid_inactive")
@@ -54,6 +57,8 @@ run_table() {
 		row[++rows] = k OFS col("kind") OFS sc OFS n OFS t OFS col("hot_bytes") / 1024 / n OFS secs OFS col("top_pct") OFS t90 OFS reached OFS \
 			(secs + 0 > 0 ? sprintf("%.1f", col("pte_updates") / secs) : "NA") OFS \
 			(secs + 0 > 0 ? sprintf("%.1f", col("hint_faults") / secs) : "NA") OFS \
+			(secs + 0 > 0 ? sprintf("%.1f", 60 * col("scan_passes") / secs) : "NA") OFS \
+			(secs + 0 > 0 ? sprintf("%.2f", col("pgpromote_success") * 4096 / 1048576 / secs) : "NA") OFS \
 			((k SUBSEP sc) in pid ? pid[k, sc] : 0) OFS ((k SUBSEP sc) in sys ? sys[k, sc] : "NA")
 		nv[rows] = n + 0; nt[rows] = t + 0
 	}
@@ -120,6 +125,49 @@ table() {
 		}
 	}' -f "$here/t90.awk" -f "$here/ranges.awk" -v md="$1" -v ranges="$ranges" "$dir/scale.tsv" \
 		${ranges:+"$ranges"}
+}
+
+# bounds: per point and kernel, its time to 90 % against the series'
+# smallest at the same thread count, and what the time is made of: scan
+# sequences a minute, PTE updates a second, MiB promoted a second, system
+# time a second (the medians).  The series should stay within twice its
+# smallest time; where it does not, these say what bounds it.
+bounds() {
+	tsv_awk '
+	FILENAME == ranges { range_row(); next }
+	{
+		p = col("nvmas") SUBSEP col("threads")
+		if (!(p in seen)) { order[++n] = p; seen[p] = 1 }
+		k = col("kind")
+		# In whole sampling steps, as shown; one not reached counts as the
+		# run length: a lower bound.
+		run[k, p] = sprintf("%.0f", col("secs"))
+		t = (col("reached") ? t90_secs(col("t90")) : run[k, p]) + 0
+		tt[k, p] = t; reached[k, p] = col("reached")
+		shown[k, p] = range_t90(col("kernel"), col("scenario"), "t90", t90_secs(col("t90"), "> " run[k, p]), "> " run[k, p])
+		if (col("reached") && (!((k, col("threads")) in best) || t < best[k, col("threads")]))
+			best[k, col("threads")] = t
+		seq[k, p] = col("seqs_per_min"); pte[k, p] = col("pte_updates_per_s")
+		mib[k, p] = col("promoted_mib_per_s")
+		sys[k, p] = col("secs") > 0 && col("sys_ms") != "NA" ? sprintf("%.0f", col("sys_ms") / col("secs")) : "NA"
+	}
+	END {
+		print "| hot VMAs | threads | kernel | s to 90 % | x the series\x27 smallest at these threads | scan sequences a minute | PTE updates a second | MiB promoted a second | system ms a second |"
+		print "|---:|---:|---|---:|---:|---:|---:|---:|---:|"
+		for (i = 1; i <= n; i++) {
+			split(order[i], a, SUBSEP)
+			for (j = split("base series", kinds, " "); j > 0; j--) {
+				k = kinds[3 - j]
+				if (!((k SUBSEP order[i]) in tt))
+					continue
+				x = "-"
+				if (("series" SUBSEP a[2]) in best && best["series", a[2]] > 0)
+					x = (reached[k, order[i]] ? "" : "> ") sprintf("%.1f", tt[k, order[i]] / best["series", a[2]])
+				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2], k, shown[k, order[i]], x,
+					seq[k, order[i]], pte[k, order[i]], mib[k, order[i]], sys[k, order[i]]
+			}
+		}
+	}' -f "$here/t90.awk" -f "$here/ranges.awk" -v ranges="$ranges" ${ranges:+"$ranges"} "$dir/scale.tsv"
 }
 
 # Plot data: one file per kernel kind and thread count, by VMA count:
@@ -216,7 +264,18 @@ EOT
 	printf '\n'
 
 	table 1
-	printf '\n![seconds to 90 %%, log-log](scale.png)\n\n![top-tier share over time per point](scale-top-tier.png)\n'
+	printf '\n![seconds to 90 %%, log-log](scale.png)\n\n'
+	cat <<'EOT'
+What the times are made of, point by point (the medians): the time to
+90 % against the series' smallest at the same thread count (the series
+should stay within 2x of it across VMA counts; "> x": not reached, the
+run length counted), the process' scan sequences a minute (a sequence
+is one walk of its address space), PTE updates a second, MiB promoted a
+second (pgpromote_success) and the workload's system time, ms a second.
+
+EOT
+	bounds
+	printf '\n![top-tier share over time per point](scale-top-tier.png)\n'
 } >"$dir/scale.md"
 
 table "" | column -t -s "$(printf '\t')"
