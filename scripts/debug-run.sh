@@ -34,7 +34,9 @@
 #
 # KERNEL_ARGS go to the guest: lab.stress_secs=N (default 300 per mode),
 # lab.secs=N (each scenario, default 10), lab.inject=warn (a deliberate
-# WARN through LKDTM: the run must fail).  $LAB_GUEST_TIMEOUT overrides
+# WARN through LKDTM: the run must fail), lab.scenarios=ID,... (only these
+# debug rows: the stress and tools' lines are then checked for those
+# among them), or kernel parameters (e.g. kcsan.skip_watch=N).  $LAB_GUEST_TIMEOUT overrides
 # the guest's time limit.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -68,16 +70,23 @@ modes="2 3"
 # minutes and half their time again leave room for a slower or busier
 # host.
 stress_secs=300
+selection=
 for arg in "$@"; do
 	case $arg in
 	lab.stress_secs=*) stress_secs=${arg#*=} ;;
+	lab.scenarios=*) selection=${arg#*=} ;;
 	esac
 done
 case $stress_secs in
 '' | *[!0-9]*) die "lab.stress_secs=$stress_secs is not a number of seconds" ;;
 esac
-# The rows of the Debian tools (lib.sh), by id, one a line.
-tool_ids=$(scenario_tools | cut -d ' ' -f 1)
+[ -z "$selection" ] || run_selection debug "$selection" >/dev/null
+# selected ID: whether debug row ID runs (all do without lab.scenarios=).
+selected() {
+	[ -z "$selection" ] || case ,$selection, in *,"$1",*) ;; *) false ;; esac
+}
+# The rows of the Debian tools (lib.sh) that run, by id, one a line.
+tool_ids=$(scenario_tools | cut -d ' ' -f 1 | while read -r id; do ! selected "$id" || echo "$id"; done)
 long_rows=$((1 + $(printf '%s\n' "$tool_ids" | grep -c .)))
 timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs * long_rows))}
 
@@ -175,6 +184,7 @@ if grep -q '^@@ error ' "$console"; then
 fi
 for m in $modes; do
 	for id in stress $tool_ids; do
+		selected "$id" || continue
 		grep -q "^@@ stress scenario=$m.$id mode=$m " "$console" ||
 			die "$kernel: no '@@ stress' line of row $id for numa_balancing=$m ($console)"
 	done

@@ -38,6 +38,8 @@
 #                         VMAs are N MiB / NVMAS each (default: -V's default)
 #   lab.scale_secs=N      measured duration of each lab.scale point (60)
 # debug run (scenario ids are MODE.ID, e.g. "2.d1"):
+#   lab.scenarios=d6,stress  selections of the table's debug rows (default:
+#                         every debug row)
 #   lab.secs=N            duration of each row (default 10)
 #   lab.stress_secs=N     duration of the stress row, per mode (default 300)
 #   lab.inject=warn       first trigger a WARN through LKDTM, to show that
@@ -330,7 +332,7 @@ run_debug() {
 	# shellcheck source=lab/guest/run-tools.sh
 	. "$LAB/run-tools.sh"
 	[ -z "$INJECT" ] || inject "$INJECT"
-	rows=$(scenario_rows debug) ||
+	rows=$(scenario_rows debug "$SCENARIOS") ||
 		echo "@@ error scenario=init msg=scenario-table"
 	for m in $DEBUG_MODES; do
 		echo "# $(date +%T) mode $m"
