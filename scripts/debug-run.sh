@@ -87,7 +87,7 @@ selected() {
 }
 # The rows of the Debian tools (lib.sh) that run, by id, one a line.
 tool_ids=$(scenario_tools | cut -d ' ' -f 1 | while read -r id; do ! selected "$id" || echo "$id"; done)
-long_rows=$((1 + $(printf '%s\n' "$tool_ids" | grep -c .)))
+long_rows=$((1 + $(printf '%s\n' "$tool_ids" | grep -c . || :)))
 timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs * long_rows))}
 
 # race_pairs RACES: the two functions of each data race in RACES (a
