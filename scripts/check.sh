@@ -636,6 +636,31 @@ kcsan_made_up() {
 	[ $rc_named -eq 3 ] && [ $rc_else -eq 0 ]
 }
 
+# The races the base shows too (lab/debug/kcsan-base.tsv): each names a
+# debug row, and race_pairs and known_race tell a listed race, in either
+# order of its functions, from one that is not listed.
+kcsan_known_made_up() {
+	d=$(mktemp -d)
+	{
+		printf 'race 1: BUG: KCSAN: data-race in numa_migrate_check / migrate_pages_batch\n'
+		printf 'race 2: BUG: KCSAN: data-race in task_numa_work / change_pte_range\n'
+		printf '2 KCSAN reports\n'
+	} >"$d/races"
+	race_pairs "$d/races" >"$d/pairs"
+	cat "$d/pairs"
+	rc=0
+	[ "$(sed -n 1p "$d/pairs")" = "change_pte_range / task_numa_work" ] &&
+		[ "$(known_race "$(sed -n 2p "$d/pairs")")" = d6 ] &&
+		[ -z "$(known_race "$(sed -n 1p "$d/pairs")")" ] || rc=1
+	ids=$(scenario_ids debug)
+	for row in $(tsv_awk '{ print col("row") }' "$top/lab/debug/kcsan-base.tsv"); do
+		printf '%s\n' "$ids" | grep -qxF "$row" || { echo "lab/debug/kcsan-base.tsv: no debug row $row"; rc=1; }
+	done
+	rm -rf "$d"
+	return $rc
+}
+t "KCSAN: the races the base shows too are told by their functions, each with a debug row" kcsan_known_made_up
+
 # check-full: debug kernels (DEBUG_VM, lockdep, KASAN) under the stress
 # and Debian's stress-ng and trinity in modes 2 and 3 (a kernel report
 # there is looked for on the base too), and the same check shown to catch
@@ -654,6 +679,8 @@ if [ -n "${CHECK_FULL:-}" ]; then
 	numab_fields=$(awk '/^diff --git/ { f = ($0 ~ /mm_types[.]h/) }
 		f && /^[+]\t[a-z][a-z ]* [a-z_]+;$/ { sub(/;$/, ""); print $NF }' \
 		"$top"/series/mainline/*.patch | sort -u | tr '\n' ' ')
+	t "KCSAN kernel $mainline_base: each race lab/debug/kcsan-base.tsv lists is shown by its row" \
+		"$here/kcsan-known.sh" "$mainline_base" "$LAB_CACHE/check-results-kcsan-known"
 	t "KCSAN kernel $mainline: stress, stress-ng and trinity in modes 2 and 3, no data race on ${numab_fields% }" \
 		"$here/debug-run.sh" --config kcsan --fields "$numab_fields" --base "$mainline_base" \
 		"$mainline" "$LAB_CACHE/check-results-kcsan"

@@ -28,9 +28,10 @@
 # access (lab/debug/kcsan-lines.sh) and counted; one whose source line
 # names a word of FIELDS (e.g. the struct fields a series adds) fails the
 # run.  With --base, the same run on BASE then judges the others by the
-# two functions of each race: those the base shows too are the base's
-# (RESULTS/KERNEL.races-whose), one it does not show fails the run with
-# status 4; without --base they are reported only.
+# two functions of each race: those the base shows too, or that
+# lab/debug/kcsan-base.tsv lists (with the debug row that shows them on
+# the base), are the base's (RESULTS/KERNEL.races-whose), one it does not
+# show fails the run with status 4; without --base they are reported only.
 #
 # KERNEL_ARGS go to the guest: lab.stress_secs=N (default 300 per mode),
 # lab.secs=N (each scenario, default 10), lab.inject=warn (a deliberate
@@ -90,37 +91,40 @@ tool_ids=$(scenario_tools | cut -d ' ' -f 1 | while read -r id; do ! selected "$
 long_rows=$((1 + $(printf '%s\n' "$tool_ids" | grep -c . || :)))
 timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs * long_rows))}
 
-# race_pairs RACES: the two functions of each data race in RACES (a
-# kcsan-lines.sh listing), in a fixed order, one pair a line.
-race_pairs() {
-	sed -n 's/^race [0-9]*: .*data-race in \(.*\)$/\1/p' "$1" |
-		awk -F ' / ' '{ print ($1 < $2) ? $1 " / " $2 : $2 " / " $1 }' | sort -u
-}
-
-# kcsan_whose KERNEL_ARGS...: with --base, the same run on BASE says whose
-# the races are, by the functions they are between: one the base shows
-# too is the base's, written to RESULTS/KERNEL.races-whose with the
-# others; one it does not show (in one run each) is the kernel's own:
-# status 4.
+# kcsan_whose KERNEL_ARGS...: with --base, whose the races are, by the
+# functions they are between: one lab/debug/kcsan-base.tsv lists is the
+# base's (a row of the debug run shows it there); for the others the same
+# run on BASE decides: one the base shows too is the base's, one it does
+# not show (in one run each) is the kernel's own: status 4.  Each race
+# and its verdict go to RESULTS/KERNEL.races-whose.
 kcsan_whose() {
 	_pairs=$(race_pairs "$results/$kernel.races")
 	[ -n "$_pairs" ] || return 0
-	step "$kernel: KCSAN reports; the same run on $base says whose they are"
-	_rc=0
-	"$here/debug-run.sh" --config "$config" ${fields:+--fields "$fields"} \
-		"$base" "$results" "$@" || _rc=$?
-	[ $_rc -eq 0 ] || die "$base's run failed (status $_rc): whose the races are is not known"
-	_base_pairs=$(race_pairs "$results/$base.races")
+	_unknown=$(printf '%s\n' "$_pairs" | while IFS= read -r _pair; do
+		[ -n "$(known_race "$_pair")" ] || printf '%s\n' "$_pair"
+	done)
+	_base_pairs=
+	if [ -n "$_unknown" ]; then
+		step "$kernel: KCSAN reports; the same run on $base says whose they are"
+		_rc=0
+		"$here/debug-run.sh" --config "$config" ${fields:+--fields "$fields"} \
+			"$base" "$results" "$@" || _rc=$?
+		[ $_rc -eq 0 ] || die "$base's run failed (status $_rc): whose the races are is not known"
+		_base_pairs=$(race_pairs "$results/$base.races")
+	fi
 	printf '%s\n' "$_pairs" | while IFS= read -r _pair; do
-		if printf '%s\n' "$_base_pairs" | grep -qxF "$_pair"; then
-			printf '%s\tbase\n' "$_pair"
+		_row=$(known_race "$_pair")
+		if [ -n "$_row" ]; then
+			printf '%s\tbase\tlab/debug/kcsan-base.tsv: row %s shows it on the base\n' "$_pair" "$_row"
+		elif printf '%s\n' "$_base_pairs" | grep -qxF "$_pair"; then
+			printf '%s\tbase\tthe same run on %s shows it\n' "$_pair" "$base"
 		else
-			printf '%s\t%s\n' "$_pair" "$kernel"
+			printf '%s\t%s\tnot in the same run on %s\n' "$_pair" "$kernel" "$base"
 		fi
 	done >"$results/$kernel.races-whose"
-	sed 's/\tbase$/: found in the base/; s/\t[^\t]*$/: not in the base'"'"'s run/; s/^/  /' \
+	awk -F '\t' '{ printf "  %s: %s (%s)\n", $1, $2 == "base" ? "found in the base" : $2 "'"'"'s own", $3 }' \
 		"$results/$kernel.races-whose" >&2
-	if grep -qv '	base$' "$results/$kernel.races-whose"; then
+	if awk -F '\t' '$2 != "base" { found = 1 } END { exit !found }' "$results/$kernel.races-whose"; then
 		printf '%s\n' "debug-run.sh: $kernel: KCSAN reports the base did not show ($results/$kernel.races-whose)" >&2
 		exit 4
 	fi

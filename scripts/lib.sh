@@ -105,6 +105,19 @@ repeat_over() {
 	awk -f "${here:?}/tsv.awk" -f "$here/repeat.awk" -v ranges="$_ranges" "$@"
 }
 
+# race_pairs RACES: the two functions of each data race in RACES (a
+# lab/debug/kcsan-lines.sh listing), in a fixed order, one pair a line.
+race_pairs() {
+	sed -n 's/^race [0-9]*: .*data-race in \(.*\)$/\1/p' "$1" |
+		awk -F ' / ' '{ print ($1 < $2) ? $1 " / " $2 : $2 " / " $1 }' | sort -u
+}
+
+# known_race PAIR: the row of lab/debug/kcsan-base.tsv that shows the
+# data race PAIR (race_pairs) on the base kernel; nothing if none does.
+known_race() {
+	tsv_awk 'col("race") == pair { print col("row") }' -v pair="$1" "${here:?}/../lab/debug/kcsan-base.tsv"
+}
+
 # kernels_awk PROGRAM_TEXT [-v VAR=VALUE...]: tsv_awk on kernels.tsv.
 kernels_awk() {
 	tsv_awk "$@" "${here:?}/kernels.tsv"
