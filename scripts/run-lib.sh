@@ -219,13 +219,57 @@ run_boot() {
 	_bz=$(run_kernel "$_k") || exit 1
 	mkdir -p "$_dir"
 	_rc=0
+	times >"$_dir/.times"
+	_before="$(date +%s) $(run_host_cpu) $(run_own_cpu "$_dir/.times")"
 	"$here/run-guest.sh" -d "$run_disk" "$_bz" "$run_initrd" "$_dir/$_k.console" "$run_args" "$@" || _rc=$?
+	times >"$_dir/.times"
+	run_host_share "$_dir" "$_k" "$_before $(date +%s) $(run_host_cpu) $(run_own_cpu "$_dir/.times")"
+	rm -f "$_dir/.times"
 	run_row "$_dir/kernels.tsv" "kernel kind base_kernel patches" \
 		"$_k" "$(kernel_col "$_k" kind)" "$(base_kernel "$_k")" "$(kernel_patches "$_k")"
 	# The kernel version the guest reported, for the reports' headers.
 	_u=$(sed -n 's/^.*@@ boot kernel=\([^ ]*\).*/\1/p' "$_dir/$_k.console" | head -n 1)
 	[ -z "$_u" ] || run_row "$_dir/uname.tsv" "kernel uname" "$_k" "$_u"
 	return $_rc
+}
+
+# run_host_cpu: the CPU time the host spent busy, all CPUs, in seconds
+# (/proc/stat: user, nice, system, irq, softirq, steal; USER_HZ 100).
+run_host_cpu() {
+	awk '$1 == "cpu" { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / 100; exit }' /proc/stat
+}
+
+# run_own_cpu FILE: the CPU time of this shell's finished children (the
+# guests among them), in seconds; FILE holds `times`, which must run in
+# this shell, not in a subshell of $(...), to count them.
+run_own_cpu() {
+	awk 'NR == 2 {
+		for (i = 1; i <= 2; i++) {
+			split($i, a, "m")
+			s += a[1] * 60 + a[2]
+		}
+		printf "%.2f\n", s
+	}' "$1"
+}
+
+# run_host_share DIR KERNEL "T0 HOST0 OWN0 T1 HOST1 OWN1": the share of
+# the host's CPUs that other processes used while KERNEL's guest ran
+# (a concurrent guest or build slows the guest and inflates its CPU
+# times: such a boot is not comparable), into DIR/host.tsv, with a
+# warning above 10 %.
+run_host_share() {
+	# shellcheck disable=SC2086 # the six numbers, one a word
+	_pct=$(printf '%s\n' "$3" | awk -v cpus="$(nproc)" '{
+		secs = $4 - $1
+		other = ($5 - $2) - ($6 - $3)
+		pct = 0
+		if (secs > 0 && other > 0)
+			pct = 100 * other / (secs * cpus)
+		printf "%.0f\n", pct
+	}')
+	run_row "$1/host.tsv" "kernel other_cpu_pct" "$2" "$_pct"
+	[ "$_pct" -le 10 ] ||
+		step "warning: other processes used $_pct % of the host's CPUs while $2 ran: its times and CPU costs are not comparable ($1/host.tsv)"
 }
 
 # run_row FILE "COLUMN..." KERNEL VALUE...: FILE, a table with these
@@ -289,4 +333,8 @@ run_versions() {
 	printf 'runs: %s per kernel and scenario\n' "${REPEAT:-1}"
 	printf 'QEMU: %s, TCG, 2 vCPUs; host: %s CPUs\n' \
 		"$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')" "$(nproc)"
+	# What else the host ran meanwhile (run_host_share), over every boot.
+	_host=$(find -H "$1" -name host.tsv -exec cat {} + 2>/dev/null |
+		awk '$1 != "kernel" && $2 + 0 > m { m = $2 + 0 } $1 != "kernel" { n++ } END { if (n) print m }')
+	[ -z "$_host" ] || printf 'other processes on the host: at most %s %% of its CPUs during a boot (host.tsv)\n' "$_host"
 }
