@@ -258,7 +258,6 @@ run_own_cpu() {
 # times: such a boot is not comparable), into DIR/host.tsv, with a
 # warning above 10 %.
 run_host_share() {
-	# shellcheck disable=SC2086 # the six numbers, one a word
 	_pct=$(printf '%s\n' "$3" | awk -v cpus="$(nproc)" '{
 		secs = $4 - $1
 		other = ($5 - $2) - ($6 - $3)
