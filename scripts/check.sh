@@ -142,10 +142,9 @@ damon_below_floor() {
 	return $rc
 }
 t "DAMON table: a cost below the floor run is not shown as a negative number" damon_below_floor
-# damon-report.sh on three made-up runs: the cost per MiB promoted, the
-# medians and their ranges, also of a scenario's parts.
-damon_repeat_made_up() {
-	d=$(mktemp -d)
+# made_up_damon DIR: three made-up runs of damon-demo.sh in DIR.
+made_up_damon() {
+	d=$1
 	for r in 1 2 3; do
 		mkdir -p "$d/run-$r/floor"
 		{
@@ -165,6 +164,13 @@ damon_repeat_made_up() {
 			printf 's\tseries\t1\tdb\t100.0\t100.0\t2.0\t4096\n'
 		} >"$d/run-$r/part-ends.tsv"
 	done
+}
+
+# damon-report.sh on three made-up runs: the cost per MiB promoted, the
+# medians and their ranges, also of a scenario's parts.
+damon_repeat_made_up() {
+	d=$(mktemp -d)
+	made_up_damon "$d"
 	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md" &&
 		grep -q '^| 1/db | - | - | 90.0 | 20 \[10-30\] | 100.0 | 2 |$' "$d/damon.md" &&
 		grep -q '^| 1 | fork-cow | - | - | - | 99.0 | 4 \[3-5\] | 1200 \[1100-1300\] (4.0%) | 100.0 | 1 | 280 \[240-320\] (0.9%) |$' "$d/damon.md" &&
@@ -286,9 +292,9 @@ walk_cost_made_up() {
 t "walk cost: per-run differences against the control, medians, ranges, ratios" walk_cost_made_up
 # scale-report.sh on three made-up runs of two points at one hot set: the
 # VMAs' size, the median time to 90 % with its range (a run that never
-# got there sorts last) in whole seconds.
-scale_made_up() {
-	d=$(mktemp -d)
+# got there sorts last) in whole seconds.  made_up_scale DIR: the runs.
+made_up_scale() {
+	d=$1
 	for r in 1 2 3; do
 		mkdir "$d/run-$r"
 		printf 'kernel\tkind\tbase_kernel\tpatches\nb\tbase\tb\t0\ns\tseries\tb\t8\n' >"$d/run-$r/kernels.tsv"
@@ -300,6 +306,10 @@ scale_made_up() {
 			done
 		} >"$d/run-$r/ends.tsv"
 	done
+}
+scale_made_up() {
+	d=$(mktemp -d)
+	made_up_scale "$d"
 	"$here/scale-report.sh" "$d" >/dev/null && cat "$d/scale.md" &&
 		grep -q '^| 64 | 4096 | 8 | 512 | > 60 | 5.0 | 3 \[2-4\] | 100.0 |$' "$d/scale.md" &&
 		grep -q '^| 512 | 512 | 8 | 4096 | > 60 | 5.0 | 17 \[9-25\] | 100.0 |$' "$d/scale.md" &&
@@ -311,6 +321,31 @@ scale_made_up() {
 	return $rc
 }
 t "scale: VMAs of a constant hot set, medians and ranges over three made-up runs" scale_made_up
+
+# peer.sh --doc-only on made-up DAMON and scale runs: results.md has each
+# report's tables under the headings the README's table directives name.
+peer_doc_made_up() {
+	peer_dir=$(mktemp -d)
+	for run in damon scale; do
+		mkdir -p "$peer_dir/$run/1"
+		"made_up_$run" "$peer_dir/$run/1"
+		printf 'kernel\tuname\nk\t7.3.4+\n' >"$peer_dir/$run/1/uname.tsv"
+		printf 'made-up %s runs\n' "$run" >"$peer_dir/$run/1/versions.txt"
+		"$here/$run-report.sh" "$peer_dir/$run/1" >/dev/null || { rm -rf "$peer_dir"; return 1; }
+		ln -s 1 "$peer_dir/$run/latest"
+	done
+	"$here/peer.sh" --doc-only "$peer_dir" "$peer_dir/doc" && cat "$peer_dir/doc/results.md" &&
+		awk -f "$here/md-table.awk" -v heading="DAMON next to NUMA balancing" "$peer_dir/doc/results.md" | grep -q '^| 1 | fork-cow |' &&
+		awk -f "$here/md-table.awk" -v heading="The cost per MiB promoted" "$peer_dir/doc/results.md" | grep -q '^| 1 | fork-cow | - | - | 64 |' &&
+		awk -f "$here/md-table.awk" -v heading="Part by part" "$peer_dir/doc/results.md" | grep -q '^| 1/db |' &&
+		awk -f "$here/md-table.awk" -v heading="Scenario 5: seconds to 90" "$peer_dir/doc/results.md" | grep -q '^| 64 | 4096 | 8 |' &&
+		awk -f "$here/md-table.awk" -v heading="What the times are made of" "$peer_dir/doc/results.md" | grep -q '^| 64 | 8 | series |' &&
+		[ "$(grep -c 'made-up' "$peer_dir/doc/results.md")" -eq 1 ]
+	rc=$?
+	rm -rf "$peer_dir"
+	return $rc
+}
+t "peer-doc: results.md from made-up DAMON and scale runs, each table under its heading" peer_doc_made_up
 t "README and lab/README: generated tables equal what they are made from" \
 	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
 # lab/hunks.tsv: for each series it names (hunk_series), one row for each

@@ -234,8 +234,9 @@ parts_table() {
 		sed 's/^/    /' "$dir/versions.txt"
 		printf '\n'
 	fi
+	printf 'Scenarios %s (`lab/README.md`) on one kernel source: NUMA balancing\n' \
+		"$(tsv_awk '!seen[col("scenario")]++ { printf "%s%s", (n++ ? ", " : ""), col("scenario") }' "$dir/damon-summary.tsv")"
 	cat <<'EOT'
-Scenarios 0-5 (`lab/README.md`) on one kernel source: NUMA balancing
 without (base) and with the series, and DAMON with NUMA balancing off.
 Top-tier share of the hot set at the end of the run; seconds until it first
 reached 90 % ("never": not within the run); CPU time of the tiering
@@ -258,7 +259,9 @@ EOT
 	table 1
 	cat <<'EOT'
 
-The cost per MiB promoted: the mechanism's CPU time above over the MiB
+### The cost per MiB promoted
+
+The mechanism's CPU time above over the MiB
 it promoted (DAMON: what `migrate_hot` applied; NUMA balancing:
 `pgpromote_success`), "-" when nothing was promoted.
 
@@ -266,6 +269,8 @@ EOT
 	table 1 per_mib
 	if [ -s "$dir/damon-parts.tsv" ]; then
 		cat <<'EOT'
+
+### Part by part
 
 The scenarios made of parts (`lab/README.md`): each part's top-tier
 share at the end and seconds to 90 %.

@@ -44,9 +44,10 @@ for f in "$damon/top-tier.png:damon-top-tier.png" "$scale/scale.png:scale.png" \
 	"$scale/scale-top-tier.png:scale-top-tier.png"; do
 	[ -f "${f%%:*}" ] && cp "${f%%:*}" "$docdir/${f#*:}"
 done
-# The tables of damon.md and scale.md, with the plots renamed.
-tables() {
-	sed -n '/^|/p' "$1"
+# body REPORT: a report's text below its title and the versions block
+# under it (results.md gives the versions once).
+body() {
+	awk 'NR == 1 { next } top && (/^    / || /^$/) { next } { top = 0; print }' top=1 "$1"
 }
 # damon_scenarios: the scenarios of the DAMON run, as its table has them.
 damon_scenarios() {
@@ -69,30 +70,9 @@ separately; `make peer-doc` rewrites this directory from the latest runs.
 
 EOT
 	printf '## DAMON next to NUMA balancing, scenarios %s\n\n' "$(damon_scenarios)"
-	cat <<'EOT'
-Top-tier share of the hot set at the end of the run, seconds until it first
-reached 90 % ("never": not within the run) and the CPU time of the tiering
-mechanism over the run, in ms and as a share of one CPU: for DAMON both
-kdamonds' utime+stime, for NUMA balancing the workload's system time
-(scans, hinting faults, promotions) less that of the same workload with
-no tiering mechanism (NUMA balancing off, no DAMON: the floor run).
-
-EOT
-	tables "$damon/damon.md"
-	cat <<'EOT'
-
-![top-tier share over time, base vs DAMON vs series](damon-top-tier.png)
-
-## Scenario 5: seconds to 90 % against PID-inactive VMAs and threads
-
-EOT
-	tables "$scale/scale.md"
-	cat <<'EOT'
-
-![seconds to 90 %, log-log](scale.png)
-
-![top-tier share over time per point](scale-top-tier.png)
-EOT
+	body "$damon/damon.md" | sed 's/(top-tier[.]png)/(damon-top-tier.png)/'
+	printf '\n## Scenario 5: seconds to 90 %% against PID-inactive VMAs and threads\n\n'
+	body "$scale/scale.md"
 } >"$docdir/results.md"
 walk=$results/walk-cost/latest/walk-cost.md
 if [ -s "$walk" ]; then

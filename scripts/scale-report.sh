@@ -266,7 +266,9 @@ EOT
 	table 1
 	printf '\n![seconds to 90 %%, log-log](scale.png)\n\n'
 	cat <<'EOT'
-What the times are made of, point by point (the medians): the time to
+### What the times are made of
+
+Point by point (the medians): the time to
 90 % against the series' smallest at the same thread count (the series
 should stay within 2x of it across VMA counts; "> x": not reached, the
 run length counted), the process' scan sequences a minute (a sequence
