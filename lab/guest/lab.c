@@ -454,6 +454,40 @@ void *lab_map_file_on_node(const char *path, size_t len, int node, int prot,
 
 /* ---- hot loop -------------------------------------------------------- */
 
+/* lab_flush_tlb()'s memory, once lab_flush_after_touch() made it. */
+#define FLUSH_BYTES (1UL << 20)
+static char *flush_buf;
+
+int lab_flush_tlb(void)
+{
+	size_t off;
+
+	if (!flush_buf)
+		return -1;
+	/* Writable and present again, also after a fork made it COW. */
+	for (off = 0; off < FLUSH_BYTES; off += LAB_PAGE_SIZE)
+		flush_buf[off]++;
+	if (mprotect(flush_buf, FLUSH_BYTES, PROT_READ) ||
+	    mprotect(flush_buf, FLUSH_BYTES, PROT_READ | PROT_WRITE)) {
+		lab_warn("mprotect: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int lab_flush_after_touch(void)
+{
+	void *p = mmap(NULL, FLUSH_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		lab_warn("mmap: %s", strerror(errno));
+		return -1;
+	}
+	flush_buf = p;
+	return lab_flush_tlb();
+}
+
 unsigned long lab_touch(const void *addr, size_t len)
 {
 	const volatile unsigned long *p = addr;
@@ -463,6 +497,8 @@ unsigned long lab_touch(const void *addr, size_t len)
 
 	for (i = 0; i < n; i += stride)
 		sum += p[i];
+	if (flush_buf)
+		lab_flush_tlb();
 	return sum;
 }
 

@@ -136,8 +136,20 @@ void *lab_map_file_on_node(const char *path, size_t len, int node, int prot,
 
 /* ---- hot loop -------------------------------------------------------- */
 
-/* Read one word per page of [addr, addr+len); returns a checksum. */
+/*
+ * Read one word per page of [addr, addr+len); returns a checksum.  After
+ * lab_flush_after_touch(), each call ends with lab_flush_tlb().
+ */
 unsigned long lab_touch(const void *addr, size_t len);
+/*
+ * Make the kernel flush this CPU's TLB, as an address-space switch does:
+ * take write permission from 1 MiB of written anonymous memory (more
+ * pages than x86 flushes one by one) and give it back.  0, or -1 with a
+ * warning.
+ */
+int lab_flush_tlb(void);
+/* From now on (and in children forked later), flush after every touch. */
+int lab_flush_after_touch(void);
 /*
  * Run the program text [addr, addr+len): call each page that starts with
  * a function of big-text.S (a "ret"), read the first byte of the others.

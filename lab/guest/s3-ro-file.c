@@ -22,11 +22,14 @@ static const char usage[] =
 	"  -p NPROC     processes (default 1)\n"
 	"  -H           the whole mapping must be mapped by PMDs (DIR a tmpfs\n"
 	"               mounted huge=always)\n"
+	"  -F           flush the CPU's TLB after every pass over the file\n"
+	"               (lab_flush_tlb(): what an address-space switch does)\n"
 	"Defaults: -s 3 -m 2 -t 20 -M 64.\n";
 
 static const char *dir = "/tmp";
 static unsigned long nr_procs = 1;
 static int pmd_mapped;
+static int flush_tlb;
 
 static int parse_opt(int opt, const char *arg)
 {
@@ -38,6 +41,9 @@ static int parse_opt(int opt, const char *arg)
 		return lab_parse_ulong(arg, 1, LAB_MAX_PROCS, &nr_procs);
 	case 'H':
 		pmd_mapped = 1;
+		return 0;
+	case 'F':
+		flush_tlb = 1;
 		return 0;
 	}
 	return -1;
@@ -79,7 +85,7 @@ int main(int argc, char **argv)
 	char path[256];
 
 	lab_opts_init(&o, "3", 2, 20, 64);
-	lab_parse_args(&o, argc, argv, usage, "d:p:H", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "d:p:HF", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
 
@@ -96,6 +102,10 @@ int main(int argc, char **argv)
 			lab_error(o.scenario, "not PMD-mapped");
 			return 1;
 		}
+	}
+	if (flush_tlb && lab_flush_after_touch()) {
+		lab_error(o.scenario, "tlb-flush");
+		return 1;
 	}
 	return lab_run_hot_region(&o, "ro-file", &hot, nr_procs);
 }
