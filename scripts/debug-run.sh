@@ -91,6 +91,14 @@ tool_ids=$(scenario_tools | cut -d ' ' -f 1 | while read -r id; do ! selected "$
 long_rows=$((1 + $(printf '%s\n' "$tool_ids" | grep -c . || :)))
 timeout=${LAB_GUEST_TIMEOUT:-$((1800 + 3 * stress_secs * long_rows))}
 
+# base_run WHAT KERNEL_ARGS...: the same run on BASE, to say whose WHAT
+# (the kernel's reports) are; its exit status.
+base_run() {
+	step "$kernel: $1; the same run on $base says whose they are"
+	shift
+	"$here/debug-run.sh" --config "$config" ${fields:+--fields "$fields"} "$base" "$results" "$@"
+}
+
 # kcsan_whose KERNEL_ARGS...: with --base, whose the races are, by the
 # functions they are between: one lab/debug/kcsan-base.tsv lists is the
 # base's (a row of the debug run shows it there); for the others the same
@@ -105,10 +113,8 @@ kcsan_whose() {
 	done)
 	_base_pairs=
 	if [ -n "$_unknown" ]; then
-		step "$kernel: KCSAN reports; the same run on $base says whose they are"
 		_rc=0
-		"$here/debug-run.sh" --config "$config" ${fields:+--fields "$fields"} \
-			"$base" "$results" "$@" || _rc=$?
+		base_run "KCSAN reports" "$@" || _rc=$?
 		[ $_rc -eq 0 ] || die "$base's run failed (status $_rc): whose the races are is not known"
 		_base_pairs=$(race_pairs "$results/$base.races")
 	fi
@@ -150,10 +156,8 @@ if ! reports=$(awk -v skip_kcsan="$kcsan" -f "$here/../lab/debug/reports.awk" "$
 	printf '%s\n' "$reports" >&2
 	whose=
 	if [ -n "$base" ]; then
-		step "$kernel: kernel reports; the same run on $base says whose they are"
 		rc=0
-		"$here/debug-run.sh" --config "$config" ${fields:+--fields "$fields"} \
-			"$base" "$results" "$@" || rc=$?
+		base_run "kernel reports" "$@" || rc=$?
 		case $rc in
 		4) whose="; $base has kernel reports too: found in the base" ;;
 		0) whose="; $base has none in the same run: $kernel's own" ;;
