@@ -183,7 +183,8 @@ t "DAMON table: cost per MiB promoted, medians and ranges over three made-up run
 
 # run_runs over made-up runs of REPEAT=3: a run that stops in run 2 is
 # taken up by the same command from run 2, and published with when its
-# runs finished; another command's interrupted run is left as it is.
+# runs finished; another command's interrupted run is left as it is; a
+# run that shared the host (host.tsv) is made again.
 repeat_resume_made_up() {
 	d=$(mktemp -d)
 	made_up() { # NAME FAIL_AT: the made-up run NAME into $d/res, stopping in run FAIL_AT
@@ -195,6 +196,10 @@ repeat_resume_made_up() {
 				echo "$0 ${1##*/}" >>"$log"
 				[ "${1##*-}" != "$FAIL_AT" ] || exit 1
 				mkdir -p "$1" && printf "kernel\nk\n" >"$1/kernels.tsv"
+				# The first try of run 3 of "b" shares the host.
+				busy=0
+				[ "$0 ${1##*/}" != "b run-3" ] || [ -f "$log.busy" ] || { busy=50; : >"$log.busy"; }
+				printf "kernel\tother_cpu_pct\nk\t%s\n" "$busy" >"$1/host.tsv"
 			}
 			run_dir=$(run_start "$3")
 			run_runs one
@@ -208,7 +213,7 @@ repeat_resume_made_up() {
 	cat "$d/log"
 	ls -a "$d/res" "$d/res/latest"
 	[ "$a_left" -eq 1 ] &&
-		[ "$(tr '\n' ' ' <"$d/log")" = "a run-1 a run-2 a run-2 a run-3 a run-1 a run-2 a run-3 b run-1 b run-2 b run-3 " ] &&
+		[ "$(tr '\n' ' ' <"$d/log")" = "a run-1 a run-2 a run-2 a run-3 a run-1 a run-2 a run-3 b run-1 b run-2 b run-3 b run-3 " ] &&
 		[ "$(ls -d "$d"/res/latest/run-*/.done | wc -l)" -eq 3 ] &&
 		grep '^runs finished: ' "$d/res/latest/versions.txt" &&
 		[ "$(ls -d "$d"/res/.run.*/run-*/.done | wc -l)" -eq 2 ] &&
@@ -217,7 +222,7 @@ repeat_resume_made_up() {
 	rm -rf "$d"
 	return $rc
 }
-t "REPEAT: an interrupted run is taken up from the run it stopped in, by the same command only" repeat_resume_made_up
+t "REPEAT: an interrupted run is taken up where it stopped, by the same command only; one that shared the host is made again" repeat_resume_made_up
 
 # repeat-report.sh on three made-up runs of one kernel: the medians, the
 # ranges (a t90 never reached sorts last) and the verdicts over the runs,

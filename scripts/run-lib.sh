@@ -189,10 +189,14 @@ run_start() {
 # run_runs FUNC: the $REPEAT runs of a repeated run, each FUNC DIR into
 # DIR=$run_dir/run-R, marked finished (DIR/.done, the date) after it; one
 # finished before, in a run taken up again (run_start), is kept, one that
-# did not finish is made again.  The run directory's kernels.tsv: run 1's.
+# did not finish is made again.  A run during which other processes used
+# more than $run_host_max % of the host (a boot's host.tsv) is not
+# comparable: it is made again, up to 3 times.  The run directory's
+# kernels.tsv: run 1's.
+run_host_max=10
 run_runs() {
 	_n=$(run_repeat) || exit 1
-	_r=0
+	_r=0 _tries=0
 	while [ $_r -lt "$_n" ]; do
 		_r=$((_r + 1))
 		_d=$run_dir/run-$_r
@@ -203,6 +207,17 @@ run_runs() {
 		rm -rf "$_d"
 		step "run $_r of $_n"
 		"$1" "$_d"
+		_busy=$(find "$_d" -name host.tsv -exec cat {} + |
+			awk '$1 != "kernel" && $2 + 0 > m { m = $2 + 0 } END { print m + 0 }')
+		if [ "$_busy" -gt "$run_host_max" ]; then
+			_tries=$((_tries + 1))
+			[ $_tries -le 3 ] ||
+				die "other processes kept using more than $run_host_max % of the host's CPUs; run $_r was made 4 times ($_d)"
+			step "run $_r of $_n: other processes used $_busy % of the host's CPUs meanwhile; made again"
+			_r=$((_r - 1))
+			continue
+		fi
+		_tries=0
 		date -u '+%Y-%m-%d %H:%M UTC' >"$_d/.done"
 	done
 	cp "$run_dir/run-1/kernels.tsv" "$run_dir/kernels.tsv"
