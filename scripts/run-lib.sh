@@ -189,13 +189,20 @@ run_start() {
 # run_runs FUNC: the $REPEAT runs of a repeated run, each FUNC DIR into
 # DIR=$run_dir/run-R, marked finished (DIR/.done, the date) after it; one
 # finished before, in a run taken up again (run_start), is kept, one that
-# did not finish is made again.  A run during which other processes used
+# did not finish is made again.  The runs start once run_build's
+# background builds are done.  A run during which other processes used
 # more than $run_host_max % of the host (a boot's host.tsv) is not
 # comparable: it is made again, up to 3 times.  The run directory's
 # kernels.tsv: run 1's.
 run_host_max=10
 run_runs() {
 	_n=$(run_repeat) || exit 1
+	# Measured runs do not share the host with run_build's builds.
+	if [ -n "$run_build_pid" ]; then
+		step "waiting for the kernel builds before the runs"
+		wait "$run_build_pid" || true
+		run_build_pid=
+	fi
 	_r=0 _tries=0
 	while [ $_r -lt "$_n" ]; do
 		_r=$((_r + 1))
