@@ -214,9 +214,8 @@ run_runs() {
 		rm -rf "$_d"
 		step "run $_r of $_n"
 		"$1" "$_d"
-		_busy=$(find "$_d" -name host.tsv -exec cat {} + |
-			awk '$1 != "kernel" && $2 + 0 > m { m = $2 + 0 } END { print m + 0 }')
-		if [ "$_busy" -gt "$run_host_max" ]; then
+		_busy=$(run_host_busiest "$_d")
+		if [ "${_busy:-0}" -gt "$run_host_max" ]; then
 			_tries=$((_tries + 1))
 			[ $_tries -le 3 ] ||
 				die "other processes kept using more than $run_host_max % of the host's CPUs; run $_r was made 4 times ($_d)"
@@ -278,7 +277,7 @@ run_own_cpu() {
 # the host's CPUs that other processes used while KERNEL's guest ran
 # (a concurrent guest or build slows the guest and inflates its CPU
 # times: such a boot is not comparable), into DIR/host.tsv, with a
-# warning above 10 %.
+# warning above $run_host_max %.
 run_host_share() {
 	_pct=$(printf '%s\n' "$3" | awk -v cpus="$(nproc)" '{
 		secs = $4 - $1
@@ -289,8 +288,16 @@ run_host_share() {
 		printf "%.0f\n", pct
 	}')
 	run_row "$1/host.tsv" "kernel other_cpu_pct" "$2" "$_pct"
-	[ "$_pct" -le 10 ] ||
+	[ "$_pct" -le "$run_host_max" ] ||
 		step "warning: other processes used $_pct % of the host's CPUs while $2 ran: its times and CPU costs are not comparable ($1/host.tsv)"
+}
+
+# run_host_busiest DIR: the largest share of the host's CPUs other
+# processes used during a boot (run_host_share) of those under DIR;
+# nothing when none recorded it.
+run_host_busiest() {
+	find -H "$1" -name host.tsv -exec cat {} + 2>/dev/null |
+		awk '$1 != "kernel" { n++; if ($2 + 0 > m) m = $2 + 0 } END { if (n) print m }'
 }
 
 # run_row FILE "COLUMN..." KERNEL VALUE...: FILE, a table with these
@@ -355,7 +362,6 @@ run_versions() {
 	printf 'QEMU: %s, TCG, 2 vCPUs; host: %s CPUs\n' \
 		"$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')" "$(nproc)"
 	# What else the host ran meanwhile (run_host_share), over every boot.
-	_host=$(find -H "$1" -name host.tsv -exec cat {} + 2>/dev/null |
-		awk '$1 != "kernel" && $2 + 0 > m { m = $2 + 0 } $1 != "kernel" { n++ } END { if (n) print m }')
+	_host=$(run_host_busiest "$1")
 	[ -z "$_host" ] || printf 'other processes on the host: at most %s %% of its CPUs during a boot (host.tsv)\n' "$_host"
 }
