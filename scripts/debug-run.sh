@@ -106,20 +106,20 @@ base_run() {
 # not show (in one run each) is the kernel's own: status 4.  Each race
 # and its verdict go to RESULTS/KERNEL.races-whose.
 kcsan_whose() {
-	_pairs=$(race_pairs "$results/$kernel.races")
-	[ -n "$_pairs" ] || return 0
-	_unknown=$(printf '%s\n' "$_pairs" | while IFS= read -r _pair; do
-		[ -n "$(known_race "$_pair")" ] || printf '%s\n' "$_pair"
+	# Each race, a tab and the row of kcsan-base.tsv that shows it, if any.
+	_known=$(race_pairs "$results/$kernel.races" | while IFS= read -r _pair; do
+		printf '%s\t%s\n' "$_pair" "$(known_race "$_pair")"
 	done)
+	[ -n "$_known" ] || return 0
 	_base_pairs=
-	if [ -n "$_unknown" ]; then
+	if printf '%s\n' "$_known" | grep -q '	$'; then
 		_rc=0
 		base_run "KCSAN reports" "$@" || _rc=$?
 		[ $_rc -eq 0 ] || die "$base's run failed (status $_rc): whose the races are is not known"
 		_base_pairs=$(race_pairs "$results/$base.races")
 	fi
-	printf '%s\n' "$_pairs" | while IFS= read -r _pair; do
-		_row=$(known_race "$_pair")
+	_tab=$(printf '\t')
+	printf '%s\n' "$_known" | while IFS=$_tab read -r _pair _row; do
 		if [ -n "$_row" ]; then
 			printf '%s\tbase\tlab/debug/kcsan-base.tsv: row %s shows it on the base\n' "$_pair" "$_row"
 		elif printf '%s\n' "$_base_pairs" | grep -qxF "$_pair"; then
