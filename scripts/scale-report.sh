@@ -156,8 +156,9 @@ bounds() {
 		print "|---:|---:|---|---:|---:|---:|---:|---:|---:|"
 		for (i = 1; i <= n; i++) {
 			split(order[i], a, SUBSEP)
-			for (j = split("base series", kinds, " "); j > 0; j--) {
-				k = kinds[3 - j]
+			nk = split("base series", kinds, " ")
+			for (j = 1; j <= nk; j++) {
+				k = kinds[j]
 				if (!((k SUBSEP order[i]) in tt))
 					continue
 				x = "-"
