@@ -49,10 +49,6 @@ done
 body() {
 	awk 'NR == 1 { next } top && (/^    / || /^$/) { next } { top = 0; print }' top=1 "$1"
 }
-# damon_scenarios: the scenarios of the DAMON run, as its table has them.
-damon_scenarios() {
-	tsv_awk '!seen[col("scenario")]++ { printf "%s%s", (n++ ? " " : ""), col("scenario") }' "$damon/damon-summary.tsv"
-}
 {
 	printf '# DAMON peer and scenario 5 at scale\n\n'
 	printf 'Written by `make peer` (scripts/peer.sh) from\n'
@@ -69,7 +65,8 @@ Commands: `make peer` (both), or `make demo-damon` and `make scale`
 separately; `make peer-doc` rewrites this directory from the latest runs.
 
 EOT
-	printf '## DAMON next to NUMA balancing, scenarios %s\n\n' "$(damon_scenarios)"
+	# damon.md's text names the scenarios.
+	printf '## DAMON next to NUMA balancing\n\n'
 	body "$damon/damon.md" | sed 's/(top-tier[.]png)/(damon-top-tier.png)/'
 	printf '\n## Scenario 5: seconds to 90 %% against PID-inactive VMAs and threads\n\n'
 	body "$scale/scale.md"
