@@ -96,7 +96,7 @@ worktree_before=$(git -C "$top" status --porcelain --ignored)
 
 echo "TAP version 13"
 t "guest programs build -Wall -Wextra -Werror and skipstat parses a sample trace" \
-	make -C "$top/lab/guest" O="$LAB_CACHE/guest/bin" all test
+	make -C "$top/lab/guest" O="$(guest_bin)" all test
 shellcheck_all() {
 	(cd "$top" && shell_scripts | xargs shellcheck -S warning)
 }

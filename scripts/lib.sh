@@ -216,6 +216,16 @@ series_mbox() {
 	printf '%s\n' "$LAB_CACHE/$1.mbox"
 }
 
+# guest_bin: where make -C lab/guest puts the guest programs of these
+# sources: a directory per checksum of lab/guest, so that work trees at
+# different commits (a repeated run taken up from an older one) never run
+# each other's programs; make's timestamps cannot tell them apart.
+guest_bin() {
+	_sum=$(cd "${here:?}/../lab/guest" && find . -type f ! -path './out/*' -exec sha256sum {} + |
+		LC_ALL=C sort -k 2 | sha256sum | cut -c 1-12) || die "cannot checksum lab/guest"
+	printf '%s\n' "$LAB_CACHE/guest/bin-$_sum"
+}
+
 # ---- lab/scenarios.tsv ----------------------------------------------
 
 # scenarios_awk PROGRAM_TEXT [-v VAR=VALUE...]: tsv_awk on lab/scenarios.tsv.

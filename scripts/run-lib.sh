@@ -94,6 +94,9 @@ run_guest() {
 	_tools=
 	step "building the guest programs"
 	make -s -C "$here/../lab/guest" O="$_bin" >&2 || die "building lab/guest failed"
+	# Programs of other sources not used for two weeks go.
+	touch "$_bin"
+	find "$LAB_CACHE/guest" -maxdepth 1 -name 'bin-*' ! -path "$_bin" -mtime +14 -exec rm -rf {} +
 	case $1 in
 	lab) ;;
 	debug)
@@ -115,9 +118,9 @@ run_guest() {
 }
 
 # run_bin: the directory of the guest programs (static x86-64: they run on
-# the host too).
+# the host too): guest_bin.
 run_bin() {
-	printf '%s\n' "$LAB_CACHE/guest/bin"
+	guest_bin
 }
 
 # Lines "KERNEL<tab>BZIMAGE" of the kernels run_build built for this run.
