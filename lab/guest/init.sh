@@ -21,7 +21,8 @@
 # lab run:
 #   lab.scenarios=0,6,8.5 selections of the table's lab rows, in this
 #                         order: N is the row with id N and the rows with
-#                         ids N.* (default: every lab row)
+#                         ids N.* (default: every lab row; lab.scenarios=
+#                         with none: no row, e.g. for a lab.scale run)
 #   lab.secs=N            measured duration of every workload (replaces
 #                         the table's -t)
 #   lab.trace=0           no sched_skip_vma_numa tracing (no "@@ skip")
@@ -59,6 +60,7 @@ TAB=$(printf '\t')
 
 RUN=lab
 SCENARIOS=
+SCENARIOS_GIVEN=
 SECS=
 TRACE=1
 CPU=0
@@ -149,7 +151,7 @@ parse_cmdline() {
 	for arg in $(cat /proc/cmdline); do
 		case $arg in
 		lab.run=*) RUN=${arg#*=} ;;
-		lab.scenarios=*) SCENARIOS=${arg#*=} ;;
+		lab.scenarios=*) SCENARIOS=${arg#*=} SCENARIOS_GIVEN=1 ;;
 		lab.secs=*) SECS=${arg#*=} ;;
 		lab.trace=*) TRACE=${arg#*=} ;;
 		lab.cpu=*) CPU=${arg#*=} ;;
@@ -270,9 +272,11 @@ run_scale() {
 }
 
 run_lab() {
-	local rows
-	rows=$(scenario_rows lab "$SCENARIOS") ||
-		echo "@@ error scenario=init msg=scenario-table"
+	local rows=
+	if [ -n "$SCENARIOS" ] || [ -z "$SCENARIOS_GIVEN" ]; then
+		rows=$(scenario_rows lab "$SCENARIOS") ||
+			echo "@@ error scenario=init msg=scenario-table"
+	fi
 	setup_tracing
 	each_row "$rows" lab_row
 	run_scale
