@@ -129,8 +129,8 @@ table() {
 
 # bounds: per point and kernel, its time to 90 % against the series'
 # smallest at the same thread count, and what the time is made of: scan
-# sequences a minute, PTE updates a second, MiB promoted a second, system
-# time a second (the medians).  The series should stay within twice its
+# sequences a minute, PTE updates, hinting faults and MiB promoted a
+# second, system time a second (the medians).  The series should stay within twice its
 # smallest time; where it does not, these say what bounds it.
 bounds() {
 	tsv_awk '
@@ -148,12 +148,13 @@ bounds() {
 		if (col("reached") && (!((k, col("threads")) in best) || t < best[k, col("threads")]))
 			best[k, col("threads")] = t
 		seq[k, p] = col("seqs_per_min"); pte[k, p] = col("pte_updates_per_s")
+		flt[k, p] = col("hint_faults_per_s")
 		mib[k, p] = col("promoted_mib_per_s")
 		sys[k, p] = col("secs") > 0 && col("sys_ms") != "NA" ? sprintf("%.0f", col("sys_ms") / col("secs")) : "NA"
 	}
 	END {
-		print "| hot VMAs | threads | kernel | s to 90 % | x the series\x27 smallest at these threads | scan sequences a minute | PTE updates a second | MiB promoted a second | system ms a second |"
-		print "|---:|---:|---|---:|---:|---:|---:|---:|---:|"
+		print "| hot VMAs | threads | kernel | s to 90 % | x the series\x27 smallest at these threads | scan sequences a minute | PTE updates a second | hinting faults a second | MiB promoted a second | system ms a second |"
+		print "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 		for (i = 1; i <= n; i++) {
 			split(order[i], a, SUBSEP)
 			nk = split("base series", kinds, " ")
@@ -164,8 +165,8 @@ bounds() {
 				x = "-"
 				if (("series" SUBSEP a[2]) in best && best["series", a[2]] > 0)
 					x = (reached[k, order[i]] ? "" : "> ") sprintf("%.1f", tt[k, order[i]] / best["series", a[2]])
-				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2], k, shown[k, order[i]], x,
-					seq[k, order[i]], pte[k, order[i]], mib[k, order[i]], sys[k, order[i]]
+				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2], k, shown[k, order[i]], x,
+					seq[k, order[i]], pte[k, order[i]], flt[k, order[i]], mib[k, order[i]], sys[k, order[i]]
 			}
 		}
 	}' -f "$here/t90.awk" -f "$here/ranges.awk" -v ranges="$ranges" ${ranges:+"$ranges"} "$dir/scale.tsv"
@@ -273,8 +274,10 @@ Point by point (the medians): the time to
 90 % against the series' smallest at the same thread count (the series
 should stay within 2x of it across VMA counts; "> x": not reached, the
 run length counted), the process' scan sequences a minute (a sequence
-is one walk of its address space), PTE updates a second, MiB promoted a
-second (pgpromote_success) and the workload's system time, ms a second.
+is one walk of its address space), PTE updates a second, hinting faults
+a second (those on the budget eater included: it is never promoted), MiB
+promoted a second (pgpromote_success) and the workload's system time, ms
+a second.
 
 EOT
 	bounds
