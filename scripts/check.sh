@@ -181,6 +181,36 @@ damon_repeat_made_up() {
 }
 t "DAMON table: cost per MiB promoted, medians and ranges over three made-up runs" damon_repeat_made_up
 
+# damon-report.sh on three made-up runs of scenario 3: DAMON promoted
+# only in run 1 (no cost per MiB in the median run, not run 1's), the
+# series took less system time than the floor run in run 1 (its range
+# ends at "floor", no negative number).
+damon_repeat_floor_na() {
+	d=$(mktemp -d)
+	for r in 1 2 3; do
+		mkdir -p "$d/run-$r/floor"
+		{
+			printf 'kernel\tkind\tscenario\tname\tmode\ttop_pct\tt90\tpgpromote_success\tverdict\n'
+			printf 'p\tpeer\t3\tro-file\t0\t%s\t-1\t0\tpass\n' "$([ $r = 1 ] && echo 25.0 || echo 0.0)"
+			printf 's\tseries\t3\tro-file\t2\t100.0\t1.0\t16384\tpass\n'
+		} >"$d/run-$r/summary.tsv"
+		{
+			printf 'kernel\tscenario\tmech\tsecs\tuser_ms\tsys_ms\tkdamond_ms\tpromoted_bytes\n'
+			printf 'p\t3\tdamon\t30\t100\t300\t500\t%s\n' "$([ $r = 1 ] && echo 16777216 || echo 0)"
+			printf 's\t3\tnumab\t30\t100\t%s\t0\t0\n' $((150 + 100 * r))
+		} >"$d/run-$r/cpu.tsv"
+		printf 'scenario\tmech\tsys_ms\n3\tnone\t300\n' >"$d/run-$r/floor/cpu.tsv"
+	done
+	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md" &&
+		grep -q '^| 3 | ro-file | - | - | 0 | - | 64 | 0.8 \[floor-2.3\] |$' "$d/damon.md" &&
+		grep -q '^| 3 | ro-file | - | - | - | 0.0 \[0.0-25.0\] | never | 500 (1.7%) | 100.0 | 1 | 50 \[floor-150\] (0.2%) |$' "$d/damon.md" &&
+		! grep -q '[[ ]-[0-9]' "$d/damon.md"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+t "DAMON table over runs: no cost per MiB where the median run promoted nothing, a cost range below the floor ends at \"floor\"" damon_repeat_floor_na
+
 # run_runs over made-up runs of REPEAT=3: a run that stops in run 2 is
 # taken up by the same command from run 2, and published with when its
 # runs finished; another command's interrupted run is left as it is; a

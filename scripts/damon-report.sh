@@ -113,8 +113,13 @@ table() {
 	function t90(k, s) {
 		return range_t90(kern[k, s], s, "t90", t90_secs(reach[k, s], "never"), "never")
 	}
-	function plain(k, s, c, v) {
-		return range_cell(kern[k, s], s, c, v)
+	# A cost range ends at "floor" where a run took less system time
+	# than the floor run: noise of the floor, not a negative cost.
+	function plain(k, s, c, v,   lo, hi) {
+		if ((c != "cost_ms" && c != "ms_per_mib") || !range_differs(kern[k, s], s, c))
+			return range_cell(kern[k, s], s, c, v)
+		lo = range_lo[kern[k, s], s, c]; hi = range_hi[kern[k, s], s, c]
+		return v " [" (lo < 0 ? "floor" : lo) "-" (hi < 0 ? "floor" : hi) "]"
 	}
 	FILENAME == ranges { range_row(); next }
 	{
@@ -251,7 +256,8 @@ EOT
 		printf '\nRuns: %s, each kernel and the floor once a run, taking turns.  Each\n' "$(printf '%s\n' "$runs" | wc -l)"
 		cat <<'EOT'
 cell is the median and, in brackets, the lowest and the highest run when
-they differ; each run in `run-N/`, the ranges of every column in
+they differ ("floor": a run's cost below the floor run's, noise of the
+floor); each run in `run-N/`, the ranges of every column in
 `damon-ranges.tsv`.
 EOT
 	fi

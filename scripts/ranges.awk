@@ -5,7 +5,8 @@
 # median, min, max); then a cell X of kernel K, scenario S, column C is
 #   range_cell(K, S, C, X)          X [MIN-MAX]
 #   range_t90(K, S, C, X, NEVER)    the same with t90_secs() of each end
-# where the runs differ, and X alone where they agree or ran once.
+# where the runs differ, and X alone where they agree or ran once (for
+# t90: where they agree in whole sampling steps).
 function range_row() {
 	range_lo[col("kernel"), col("scenario"), col("column")] = col("min")
 	range_hi[col("kernel"), col("scenario"), col("column")] = col("max")
@@ -16,8 +17,11 @@ function range_differs(k, s, c) {
 function range_cell(k, s, c, x) {
 	return range_differs(k, s, c) ? x " [" range_lo[k, s, c] "-" range_hi[k, s, c] "]" : x
 }
-function range_t90(k, s, c, x, never) {
+function range_t90(k, s, c, x, never,    lo, hi) {
 	if (!range_differs(k, s, c))
 		return x
-	return x " [" t90_secs(range_lo[k, s, c], never) "-" t90_secs(range_hi[k, s, c], never) "]"
+	lo = t90_secs(range_lo[k, s, c], never)
+	hi = t90_secs(range_hi[k, s, c], never)
+	# Runs apart by less than a sampling step are shown as one.
+	return lo == hi ? x : x " [" lo "-" hi "]"
 }

@@ -6,6 +6,9 @@
 #   - a numeric column holds the median of the runs (of an even number,
 #     the mean of the middle two); a t90 of -1 (never reached) sorts after
 #     every time, so the median t90 is -1 when most runs never got there;
+#     so does "NA" (not defined in that run, e.g. a cost per MiB where
+#     nothing was promoted) in a column of numbers, the median "NA" when
+#     most runs have it, the range over the runs with a number;
 #   - verdict: "pass" when every run passed, "median" when more than half
 #     did (the rules hold for the median run), else "fail"; failed: each
 #     failing run's failed checks, "run R: ...";
@@ -70,9 +73,13 @@ END {
 		for (i = 1; i <= ncols; i++) {
 			c = names[i]
 			numeric = 1
+			defined = 0
 			for (r = 1; r <= n; r++)
-				if (!is_number(val[k, r, i]))
+				if (is_number(val[k, r, i]))
+					defined++
+				else if (val[k, r, i] != "NA")
 					numeric = 0
+			numeric = numeric && defined
 			if (c == "verdict") {
 				v = passes == n ? "pass" : (passes * 2 > n ? "median" : "fail")
 			} else if (c == "failed") {
@@ -85,18 +92,18 @@ END {
 				for (r = 1; r <= n; r++) {
 					point = point || index(val[k, r, i], ".")
 					x = val[k, r, i] + 0
-					list[r] = (c == "t90" && x < 0) ? 1e18 : x
+					list[r] = (c == "t90" && x < 0) || val[k, r, i] == "NA" ? 1e18 : x
 				}
 				sort_numbers(list, n)
 				med = (n % 2) ? list[(n + 1) / 2] : (list[n / 2] + list[n / 2 + 1]) / 2
 				lo = list[1]
-				hi = list[n]
+				hi = list[defined]
 				if (c == "t90") {
 					med = med >= 1e17 ? -1 : med
 					lo = lo >= 1e17 ? -1 : lo
 					hi = hi >= 1e17 ? -1 : hi
 				}
-				v = fmt(med, point)
+				v = med >= 1e17 && c != "t90" ? "NA" : fmt(med, point)
 				lo = fmt(lo, point)
 				hi = fmt(hi, point)
 				if (c == "t90") {	# never reached: -1, as the runs wrote it
@@ -105,7 +112,7 @@ END {
 					hi = hi < 0 ? -1 : hi
 				}
 				if (ranges != "")
-					printf "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", ks[1], ks[2], c, n, v, lo, hi >> ranges
+					printf "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", ks[1], ks[2], c, defined, v, lo, hi >> ranges
 			} else {
 				v = val[k, 1, i]
 			}
