@@ -216,14 +216,21 @@ series_mbox() {
 	printf '%s\n' "$LAB_CACHE/$1.mbox"
 }
 
-# guest_bin: where make -C lab/guest puts the guest programs of these
-# sources: a directory per checksum of lab/guest, so that work trees at
-# different commits (a repeated run taken up from an older one) never run
-# each other's programs; make's timestamps cannot tell them apart.
+# files_sum PATH...: a checksum of the files under these paths of the
+# repository (their names and contents; not lab/guest's build output).
+files_sum() {
+	(cd "${here:?}/.." && find "$@" -type f ! -path 'lab/guest/out/*' -exec sha256sum {} + |
+		LC_ALL=C sort -k 2 | sha256sum | cut -d ' ' -f 1)
+}
+
+# guest_bin: the directory of the guest programs (make -C lab/guest O=;
+# static x86-64, they run on the host too): one per checksum of
+# lab/guest, so that work trees at different commits (a repeated run taken
+# up from an older one) never run each other's programs; make's
+# timestamps cannot tell them apart.
 guest_bin() {
-	_sum=$(cd "${here:?}/../lab/guest" && find . -type f ! -path './out/*' -exec sha256sum {} + |
-		LC_ALL=C sort -k 2 | sha256sum | cut -c 1-12) || die "cannot checksum lab/guest"
-	printf '%s\n' "$LAB_CACHE/guest/bin-$_sum"
+	_sum=$(files_sum lab/guest) || die "cannot checksum lab/guest"
+	printf '%s\n' "$LAB_CACHE/guest/bin-$(printf '%s' "$_sum" | cut -c 1-12)"
 }
 
 # ---- lab/scenarios.tsv ----------------------------------------------

@@ -103,7 +103,7 @@ END {
 					lo = lo >= 1e17 ? -1 : lo
 					hi = hi >= 1e17 ? -1 : hi
 				}
-				v = med >= 1e17 && c != "t90" ? "NA" : fmt(med, point)
+				v = med >= 1e17 ? "NA" : fmt(med, point)
 				lo = fmt(lo, point)
 				hi = fmt(hi, point)
 				if (c == "t90") {	# never reached: -1, as the runs wrote it

@@ -10,7 +10,6 @@
 #                                 disk): lab, debug
 #                                 (ARG: its config fragment) or kselftest
 #                                 (mm kselftests from kernel tree ARG)
-#   run_bin                       the directory of the guest programs
 #   run_build KERNEL...           build the first kernel, the others in the
 #                                 background
 #   run_dir=$(run_start RESULTS)  a fresh run directory, removed when the
@@ -78,14 +77,14 @@ run_repeat() {
 	printf '%s\n' "${REPEAT:-1}"
 }
 
-# run_guest RUN [ARG]: build the guest programs (in run_bin), the
+# run_guest RUN [ARG]: build the guest programs (in guest_bin), the
 # initramfs ($run_initrd) of run RUN and the guest's disk ($run_disk);
 # $run_args selects the run on the kernel command line, $run_frags the
 # kernel config fragment run_build and run_boot add (the debug run's: ARG,
 # default kconfig/debug.config).  The kselftest run's mm kselftests are
 # built from kernel tree ARG.
 run_guest() {
-	_bin=$(run_bin)
+	_bin=$(guest_bin)
 	run_initrd=$LAB_CACHE/guest/initrd.gz
 	run_disk=$LAB_CACHE/guest/disk.img
 	run_args=lab.run=$1
@@ -115,12 +114,6 @@ run_guest() {
 	esac
 	"$here/mkinitramfs.sh" ${_tools:+"$_tools"} "$run_initrd" "$_bin" ${_ksft:+"$_ksft/bin"}
 	"$here/mkdisk.sh" "$run_disk" "$_bin/disk"
-}
-
-# run_bin: the directory of the guest programs (static x86-64: they run on
-# the host too): guest_bin.
-run_bin() {
-	guest_bin
 }
 
 # Lines "KERNEL<tab>BZIMAGE" of the kernels run_build built for this run.
@@ -164,8 +157,7 @@ run_inputs="lab/guest lab/scenarios.tsv series kconfig scripts/kernels.tsv
 run_key() {
 	printf '%s\n' "$run_command"
 	# shellcheck disable=SC2086 # one word per path
-	(cd "$here/.." && find $run_inputs -type f ! -path 'lab/guest/out/*' -exec sha256sum {} + |
-		LC_ALL=C sort -k 2 | sha256sum | cut -d ' ' -f 1)
+	files_sum $run_inputs
 }
 
 # run_start RESULTS: print a new run directory under RESULTS; assigned to

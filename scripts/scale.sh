@@ -52,7 +52,7 @@ base=$(base_kernel "$series")
 run_guest lab
 # The guest programs are static x86-64 programs: s5-pid-inactive says its
 # limits here, before any kernel is built.
-limits=$("$(run_bin)/s5-pid-inactive" -L) || die "s5-pid-inactive -L failed"
+limits=$("$(guest_bin)/s5-pid-inactive" -L) || die "s5-pid-inactive -L failed"
 max_vmas=$(printf '%s\n' "$limits" | sed -n 's/.*max_vmas=\([0-9][0-9]*\).*/\1/p')
 max_threads=$(printf '%s\n' "$limits" | sed -n 's/.*max_threads=\([0-9][0-9]*\).*/\1/p')
 min_kib=$(printf '%s\n' "$limits" | sed -n 's/.*min_vma_kib=\([0-9][0-9]*\).*/\1/p')
