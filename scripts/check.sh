@@ -97,6 +97,13 @@ worktree_before=$(git -C "$top" status --porcelain --ignored)
 echo "TAP version 13"
 t "guest programs build -Wall -Wextra -Werror and skipstat parses a sample trace" \
 	make -C "$top/lab/guest" O="$(guest_bin)" all test
+# make demo SCENARIOS=7: the make variables of the make that runs a lab
+# script reach its guest build through MAKEFLAGS, and must not override
+# the guest Makefile's own (its SCENARIOS).
+guest_build_under_make() {
+	MAKEFLAGS=' -- SCENARIOS=7' sh -c 'here=$1 && . "$here/lib.sh" && . "$here/run-lib.sh" && run_guest lab' - "$here"
+}
+t "the guest programs build under make demo SCENARIOS=..." guest_build_under_make
 shellcheck_all() {
 	(cd "$top" && shell_scripts | xargs shellcheck -S warning)
 }

@@ -92,7 +92,9 @@ run_guest() {
 	_ksft=
 	_tools=
 	step "building the guest programs"
-	make -s -C "$here/../lab/guest" O="$_bin" >&2 || die "building lab/guest failed"
+	# Not the make variables of a make that runs this script (make demo
+	# SCENARIOS=...): they would override the guest Makefile's own.
+	env -u MAKEFLAGS make -s -C "$here/../lab/guest" O="$_bin" >&2 || die "building lab/guest failed"
 	# Programs of other sources not used for two weeks go.
 	touch "$_bin"
 	find "$LAB_CACHE/guest" -maxdepth 1 -name 'bin-*' ! -path "$_bin" -mtime +14 -exec rm -rf {} +
