@@ -180,7 +180,7 @@ damon_repeat_made_up() {
 	made_up_damon "$d"
 	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md" &&
 		grep -q '^| 1/db | - | - | 90.0 | 20 \[10-30\] | 100.0 | 2 |$' "$d/damon.md" &&
-		grep -q '^| 1 | fork-cow | - | - | - | 99.0 | 4 \[3-5\] | 1200 \[1100-1300\] (4.0%) | 100.0 | 1 | 280 \[240-320\] (0.9%) |$' "$d/damon.md" &&
+		grep -q '^| 1 | fork-cow | 30 | - | - | - | 99.0 | 4 \[3-5\] | 1200 \[1100-1300\] (4.0%) | 100.0 | 1 | 280 \[240-320\] (0.9%) |$' "$d/damon.md" &&
 		grep -q '^| 1 | fork-cow | - | - | 64 | 18.8 \[17.2-20.3\] | 64 | 4.4 \[3.8-5.0\] |$' "$d/damon.md"
 	rc=$?
 	rm -rf "$d"
@@ -210,7 +210,7 @@ damon_repeat_floor_na() {
 	done
 	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md" &&
 		grep -q '^| 3 | ro-file | - | - | 0 | - | 64 | 0.8 \[floor-2.3\] |$' "$d/damon.md" &&
-		grep -q '^| 3 | ro-file | - | - | - | 0.0 \[0.0-25.0\] | never | 500 (1.7%) | 100.0 | 1 | 50 \[floor-150\] (0.2%) |$' "$d/damon.md" &&
+		grep -q '^| 3 | ro-file | 30 | - | - | - | 0.0 \[0.0-25.0\] | never | 500 (1.7%) | 100.0 | 1 | 50 \[floor-150\] (0.2%) |$' "$d/damon.md" &&
 		! grep -q '[[ ]-[0-9]' "$d/damon.md"
 	rc=$?
 	rm -rf "$d"

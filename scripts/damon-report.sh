@@ -126,6 +126,8 @@ table() {
 		k = col("kind"); s = col("scenario")
 		if (!(s in seen)) { order[++n] = s; seen[s] = 1 }
 		name[s] = col("name"); kern[k, s] = col("kernel")
+		if (col("secs") + 0 > secs[s])
+			secs[s] = col("secs") + 0
 		top[k, s] = col("top_pct"); reach[k, s] = col("t90")
 		cost[k, s] = col("cost_ms"); pct[k, s] = col("cost_pct")
 		mib[k, s] = col("promoted_bytes") == "NA" ? "NA" : sprintf("%.0f", col("promoted_bytes") / 1048576)
@@ -137,13 +139,13 @@ table() {
 		split("base damon series", short, " ")
 		ncol = per_mib ? 2 : 3
 		if (md) {
-			printf "| scn | workload |"
+			printf "| scn | workload |%s", per_mib ? "" : " run s |"
 			for (i = 1; i <= nk; i++)
 				if (per_mib)
 					printf " %s MiB promoted | CPU ms per MiB |", label[i]
 				else
 					printf " %s top %% | t90 s | CPU ms (%% of a CPU) |", label[i]
-			printf "\n|---|---|"
+			printf "\n|---|---|%s", per_mib ? "" : "---:|"
 			for (i = 1; i <= nk * ncol; i++)
 				printf "---:|"
 			printf "\n"
@@ -155,8 +157,10 @@ table() {
 		}
 		for (j = 1; j <= n; j++) {
 			s = order[j]
-			if (md)
+			if (md && per_mib)
 				printf "| %s | %s |", s, name[s]
+			else if (md)
+				printf "| %s | %s | %.0f |", s, name[s], secs[s]
 			else
 				printf "%s\t%s", s, name[s]
 			for (i = 1; i <= nk; i++) {
@@ -243,7 +247,8 @@ parts_table() {
 		"$(tsv_awk '!seen[col("scenario")]++ { printf "%s%s", (n++ ? ", " : ""), col("scenario") }' "$dir/damon-summary.tsv")"
 	cat <<'EOT'
 without (base) and with the series, and DAMON with NUMA balancing off.
-Top-tier share of the hot set at the end of the run; seconds until it first
+The run's length in seconds (the longest of the kernels' runs); top-tier
+share of the hot set at the end of the run; seconds until it first
 reached 90 % ("never": not within the run); CPU time of the tiering
 mechanism over the run, in ms and as a share of one CPU: for DAMON the two
 kdamonds' utime+stime, for NUMA balancing the workload's system time less
