@@ -364,8 +364,10 @@ scale_made_up() {
 }
 t "scale: VMAs of a constant hot set, medians and ranges over three made-up runs" scale_made_up
 
-# peer.sh --doc-only on made-up DAMON and scale runs: results.md has each
-# report's tables under the headings the README's table directives name.
+# peer.sh --doc-only on made-up DAMON and scale runs: each report becomes
+# DOCDIR/NAME.md with its tables under the headings the README's table
+# directives name and its plots renamed after it; a comparison with no
+# run keeps its page.
 peer_doc_made_up() {
 	peer_dir=$(mktemp -d)
 	for run in damon scale; do
@@ -376,18 +378,27 @@ peer_doc_made_up() {
 		"$here/$run-report.sh" "$peer_dir/$run/1" >/dev/null || { rm -rf "$peer_dir"; return 1; }
 		ln -s 1 "$peer_dir/$run/latest"
 	done
-	"$here/peer.sh" --doc-only "$peer_dir" "$peer_dir/doc" && cat "$peer_dir/doc/results.md" &&
-		awk -f "$here/md-table.awk" -v heading="DAMON next to NUMA balancing" "$peer_dir/doc/results.md" | grep -q '^| 1 | fork-cow |' &&
-		awk -f "$here/md-table.awk" -v heading="The cost per MiB promoted" "$peer_dir/doc/results.md" | grep -q '^| 1 | fork-cow | - | - | 64 |' &&
-		awk -f "$here/md-table.awk" -v heading="Part by part" "$peer_dir/doc/results.md" | grep -q '^| 1/db |' &&
-		awk -f "$here/md-table.awk" -v heading="Scenario 5: seconds to 90" "$peer_dir/doc/results.md" | grep -q '^| 64 | 4096 | 8 |' &&
-		awk -f "$here/md-table.awk" -v heading="What the times are made of" "$peer_dir/doc/results.md" | grep -q '^| 64 | 8 | series |' &&
-		[ "$(grep -c 'made-up' "$peer_dir/doc/results.md")" -eq 1 ]
+	# Plots of a real run the made-up ones have no samples for.
+	echo 'made-up plot' >"$peer_dir/damon/1/top-tier.png"
+	[ -s "$peer_dir/scale/1/scale-top-tier.png" ] || echo 'made-up plot' >"$peer_dir/scale/1/scale-top-tier.png"
+	mkdir "$peer_dir/doc"
+	echo 'an earlier walk cost' >"$peer_dir/doc/walk-cost.md"
+	doc=$peer_dir/doc
+	"$here/peer.sh" --doc-only "$peer_dir" "$doc" && ls "$doc" &&
+		awk -f "$here/md-table.awk" -v heading="DAMON peer" "$doc/damon.md" | grep -q '^| 1 | fork-cow |' &&
+		awk -f "$here/md-table.awk" -v heading="The cost per MiB promoted" "$doc/damon.md" | grep -q '^| 1 | fork-cow | - | - | 64 |' &&
+		awk -f "$here/md-table.awk" -v heading="Part by part" "$doc/damon.md" | grep -q '^| 1/db |' &&
+		awk -f "$here/md-table.awk" -v heading="Scenario 5 at scale" "$doc/scale.md" | grep -q '^| 64 | 4096 | 8 |' &&
+		awk -f "$here/md-table.awk" -v heading="What the times are made of" "$doc/scale.md" | grep -q '^| 64 | 8 | series |' &&
+		grep -q '](damon-top-tier[.]png)' "$doc/damon.md" && [ -s "$doc/damon-top-tier.png" ] &&
+		grep -q '](scale[.]png)' "$doc/scale.md" && [ -s "$doc/scale.png" ] &&
+		grep -q 'made-up damon runs' "$doc/damon.md" &&
+		[ "$(cat "$doc/walk-cost.md")" = 'an earlier walk cost' ] && [ ! -e "$doc/damon-tlb.md" ]
 	rc=$?
 	rm -rf "$peer_dir"
 	return $rc
 }
-t "peer-doc: results.md from made-up DAMON and scale runs, each table under its heading" peer_doc_made_up
+t "peer-doc: a page per comparison from made-up DAMON and scale runs, each table under its heading" peer_doc_made_up
 t "README and lab/README: generated tables equal what they are made from" \
 	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
 # lab/hunks.tsv: for each series it names (hunk_series), one row for each

@@ -1,18 +1,33 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# peer.sh [--doc-only] RESULTS DOCDIR: the DAMON peer (damon-demo.sh into
-# RESULTS/damon), the scale grid (scale.sh into RESULTS/scale) and the
-# walk cost (walk-cost.sh into RESULTS/walk-cost), then DOCDIR/results.md
-# with the first two tables, the kernel versions and the commands,
-# DOCDIR/walk-cost.md, and the plots DOCDIR/damon-top-tier.png,
-# DOCDIR/scale.png, DOCDIR/scale-top-tier.png: what the README's results
-# show.  $REPEAT goes to all three.  With --doc-only, DOCDIR is made from
-# RESULTS/damon/latest, RESULTS/scale/latest and, if there is one,
-# RESULTS/walk-cost/latest as they are.
-# shellcheck disable=SC2016 # Markdown backquotes in printf formats
+# peer.sh [--doc-only] RESULTS DOCDIR: the comparisons the README shows
+# beyond the lab run (the table below, one a line), each run into
+# RESULTS/NAME, then its report copied to DOCDIR/NAME.md with the plots it
+# shows (DOCDIR/NAME-PLOT, or PLOT when that already starts with NAME).
+# $REPEAT goes to every run.  With --doc-only nothing is run: DOCDIR is
+# made from each RESULTS/NAME/latest there is, and a comparison without
+# one keeps its DOCDIR/NAME.md as it was.  Each report says the commit,
+# command, date and number of runs it was made from.
+# Exit status: 0; 3 when a run's verdicts failed (the others still run);
+# else 1.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+
+# NAME, the scenarios it runs ("-": the script's default), the script,
+# its report in RESULTS/NAME/latest.  damon-tlb: scenario 3 under DAMON,
+# and 18 (3 with a TLB flush a pass) straight after it, with 0-2 before
+# both as in the lab's order (lab/README.md, "DAMON").
+comparisons='damon - damon-demo.sh damon.md
+damon-tlb 0,1,2,3,18 damon-demo.sh damon.md
+scale - scale.sh scale.md
+walk-cost - walk-cost.sh walk-cost.md'
+
+# comparison NAME FIELD: FIELD (2: scenarios, 3: script, 4: report) of NAME.
+comparison() {
+	printf '%s\n' "$comparisons" | awk -v n="$1" -v f="$2" '$1 == n { print $f }'
+}
+names=$(printf '%s\n' "$comparisons" | awk '{ print $1 }')
 
 doc_only=
 [ "${1:-}" = --doc-only ] && { doc_only=1; shift; }
@@ -21,61 +36,36 @@ docdir=${2:?usage: peer.sh [--doc-only] RESULTS DOCDIR}
 status=0
 if [ -z "$doc_only" ]; then
 	start=$(date +%s)
-	"$here/damon-demo.sh" "$results/damon" || {
-		rc=$?
-		[ $rc -eq 3 ] || exit $rc
-		status=3
-	}
-	"$here/scale.sh" "$results/scale"
-	"$here/walk-cost.sh" "$results/walk-cost" || {
-		rc=$?
-		[ $rc -eq 3 ] || exit $rc
-		status=3
-	}
-	step "DAMON peer, scale grid and walk cost in $(( ($(date +%s) - start) / 60 )) min"
+	for name in $names; do
+		scenarios=$(comparison "$name" 2) script=$here/$(comparison "$name" 3)
+		rc=0
+		if [ "$scenarios" = - ]; then
+			"$script" "$results/$name" || rc=$?
+		else
+			DAMON_SCENARIOS=$scenarios "$script" "$results/$name" || rc=$?
+		fi
+		case $rc in 0) ;; 3) status=3 ;; *) exit $rc ;; esac
+	done
+	step "the peer comparisons in $(( ($(date +%s) - start) / 60 )) min"
 fi
-damon=$results/damon/latest
-scale=$results/scale/latest
-[ -s "$damon/damon-summary.tsv" ] || die "$damon/damon-summary.tsv: no DAMON peer results"
-[ -s "$scale/scale.tsv" ] || die "$scale/scale.tsv: no scale results"
 
-mkdir -p "$docdir"
-for f in "$damon/top-tier.png:damon-top-tier.png" "$scale/scale.png:scale.png" \
-	"$scale/scale-top-tier.png:scale-top-tier.png"; do
-	[ -f "${f%%:*}" ] && cp "${f%%:*}" "$docdir/${f#*:}"
-done
-# body REPORT: a report's text below its title and the versions block
-# under it (results.md gives the versions once).
-body() {
-	awk 'NR == 1 { next } top && (/^    / || /^$/) { next } { top = 0; print }' top=1 "$1"
+# publish NAME REPORT: RESULTS/NAME/latest/REPORT as DOCDIR/NAME.md, its
+# image links and the plots they name renamed after NAME.
+publish() {
+	_src=$results/$1/latest
+	if [ ! -s "$_src/$2" ]; then
+		step "$docdir/$1.md: kept as it was (no run in $results/$1)"
+		return
+	fi
+	for _png in $(sed -n 's/.*](\([^)/]*[.]png\)).*/\1/p' "$_src/$2"); do
+		[ -f "$_src/$_png" ] || die "$_src/$2 shows $_png, which the run did not write"
+		case $_png in "$1"*) cp "$_src/$_png" "$docdir/$_png" ;; *) cp "$_src/$_png" "$docdir/$1-$_png" ;; esac
+	done
+	sed "s/](\($1[^)/]*[.]png\))/](\1)/; t; s/](\([^)/]*[.]png\))/]($1-\1)/" "$_src/$2" >"$docdir/$1.md"
+	step "$docdir/$1.md: from $results/$1/$(basename "$(readlink -f "$_src")")"
 }
-{
-	printf '# DAMON peer and scenario 5 at scale\n\n'
-	printf 'Written by `make peer` (scripts/peer.sh) from\n'
-	printf '`%s` and `%s`.\n\n' "$results/damon/$(basename "$(readlink -f "$damon")")" \
-		"$results/scale/$(basename "$(readlink -f "$scale")")"
-	printf 'Kernels (as the guests reported them, `uname -r`):'
-	tsv_awk '!seen[col("kernel")]++ { printf "%s %s (%s)", (n++ ? "," : ""), col("kernel"), col("uname") }
-		END { print "." }' "$damon/uname.tsv" "$scale/uname.tsv"
-	printf '\n'
-	sed 's/^/    /' "$damon/versions.txt"
-	cat <<'EOT'
-
-Commands: `make peer` (both), or `make demo-damon` and `make scale`
-separately; `make peer-doc` rewrites this directory from the latest runs.
-
-EOT
-	# damon.md's text names the scenarios.
-	printf '## DAMON next to NUMA balancing\n\n'
-	body "$damon/damon.md" | sed 's/(top-tier[.]png)/(damon-top-tier.png)/'
-	printf '\n## Scenario 5: seconds to 90 %% against PID-inactive VMAs and threads\n\n'
-	body "$scale/scale.md"
-} >"$docdir/results.md"
-walk=$results/walk-cost/latest/walk-cost.md
-if [ -s "$walk" ]; then
-	cp "$walk" "$docdir/walk-cost.md"
-	step "README material: $docdir/results.md, its plots and walk-cost.md"
-else
-	step "README material: $docdir/results.md and its plots (no walk cost run in $results/walk-cost)"
-fi
+mkdir -p "$docdir"
+for name in $names; do
+	publish "$name" "$(comparison "$name" 4)"
+done
 exit $status
