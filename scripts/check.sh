@@ -326,12 +326,13 @@ walk_cost_made_up() {
 		tsv_awk 'col("kernel") == "b" && col("column") == "walk_cpu_ms_per_s" { f = col("median") " " col("min") " " col("max") }
 			END { exit f != "5.7 5.3 6.0" }' "$d/walk-cost.tsv" &&
 		grep -q '^| the cold VMAs: the difference | 5.7 \[5.3 - 6.0\] | 25.0 | 4.39 |$' "$d/walk-cost.md" &&
-		grep -q '^| hot VMA: seconds to 90 % | never | 3 \[2 - 4\] | - |$' "$d/walk-cost.md"
+		grep -q '^| hot VMA: seconds to 90 % | never | 3 \[2 - 4\] | - |$' "$d/walk-cost.md" &&
+		grep -q '^## Scenario 14[.]0: numa_balancing=2, .*, 30 s runs$' "$d/walk-cost.md"
 	rc=$?
 	rm -rf "$d"
 	return $rc
 }
-t "walk cost: per-run differences against the control, medians, ranges, ratios" walk_cost_made_up
+t "walk cost: per-run differences against the control, medians, ranges, ratios, the run length" walk_cost_made_up
 # scale-report.sh on three made-up runs of two points at one hot set: the
 # VMAs' size, the median time to 90 % with its range (a run that never
 # got there sorts last) in whole seconds.  made_up_scale DIR: the runs.

@@ -57,9 +57,10 @@ for r in $runs; do
 		k = col("kernel")
 		seqs[k, col("scenario")] = 60 * col("scan_passes") / col("secs")
 		t90[k, col("scenario")] = col("t90")
+		secs[k, col("scenario")] = col("secs")
 	}
 	END {
-		print "kernel\tscenario\tmode\tcontrol\tcpu_ms_per_s\tcontrol_cpu_ms_per_s\twalk_cpu_ms_per_s\tseqs_per_min\tcontrol_seqs_per_min\tt90\tcontrol_t90"
+		print "kernel\tscenario\tmode\tcontrol\tcpu_ms_per_s\tcontrol_cpu_ms_per_s\twalk_cpu_ms_per_s\tseqs_per_min\tcontrol_seqs_per_min\tt90\tcontrol_t90\tsecs"
 		for (j = 1; j <= nids; j++)
 			if (control[ids[j]])
 				ctl[mode[ids[j]]] = ids[j]
@@ -70,8 +71,9 @@ for r in $runs; do
 				if (control[s] || !(mode[s] in ctl) || !((k, s) in cpu))
 					continue
 				c = ctl[mode[s]]
-				printf "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%s\n", k, s, mode[s], c,
-					cpu[k, s], cpu[k, c], cpu[k, s] - cpu[k, c], seqs[k, s], seqs[k, c], t90[k, s], t90[k, c]
+				printf "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\n", k, s, mode[s], c,
+					cpu[k, s], cpu[k, c], cpu[k, s] - cpu[k, c], seqs[k, s], seqs[k, c], t90[k, s], t90[k, c],
+					secs[k, s]
 			}
 		}
 	}' -v scn="$scenario" "$table" "$r/cpu.tsv" "$r/ends.tsv" >"$r/walk.tsv"
@@ -130,7 +132,7 @@ EOT
 		for (i = 1; i <= ns; i++) {
 			s = scen[i]
 			c = m[base, s, "control"]
-			printf "## Scenario %s: numa_balancing=%s, `%s`\n\n", s, mode[s], args[s]
+			printf "## Scenario %s: numa_balancing=%s, `%s`, %.0f s runs\n\n", s, mode[s], args[s], m[base, s, "secs"]
 			printf "Control: scenario %s, `%s`.\n\n", c, args[c]
 			printf "| | %s | %s | series / base |\n|---|---:|---:|---:|\n", base, series
 			line("system time, ms a second", s, "cpu_ms_per_s")
