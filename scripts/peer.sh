@@ -15,9 +15,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 # NAME, the scenarios it runs ("-": the script's default), the script,
-# its report in RESULTS/NAME/latest.  damon-tlb: scenario 3 under DAMON,
-# and 18 (3 with a TLB flush a pass) straight after it, with 0-2 before
-# both as in the lab's order (lab/README.md, "DAMON").
+# its report in RESULTS/NAME/latest.  damon-tlb: scenario 3 under DAMON
+# after 0-2, as in damon, and 18 (3's reader with a TLB flush a pass)
+# straight after it in the same guest: whether the flush is what 3
+# lacks (lab/README.md, scenario 18).
 comparisons='damon - damon-demo.sh damon.md
 damon-tlb 0,1,2,3,18 damon-demo.sh damon.md
 scale - scale.sh scale.md
