@@ -104,6 +104,21 @@ guest_build_under_make() {
 	MAKEFLAGS=' -- SCENARIOS=7' sh -c 'here=$1 && . "$here/lib.sh" && . "$here/run-lib.sh" && run_guest lab' - "$here"
 }
 t "the guest programs build under make demo SCENARIOS=..." guest_build_under_make
+# Two lab scripts' guests (work trees at two commits): each has its own
+# initramfs and disk, and they go when it exits.
+guest_files_private() {
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	files=$(for i in 1 2; do
+		sh -c 'here=$1 && . "$here/lib.sh" && . "$here/run-lib.sh" && run_guest lab >/dev/null 2>&1 &&
+			[ -s "$run_initrd" ] && [ -s "$run_disk" ] && echo "$run_initrd $run_disk"' - "$here"
+	done)
+	echo "$files"
+	# shellcheck disable=SC2086 # four paths
+	set -- $files
+	[ $# -eq 4 ] && [ "$1" != "$3" ] && [ "$2" != "$4" ] &&
+		[ ! -e "$1" ] && [ ! -e "$2" ] && [ ! -e "$3" ] && [ ! -e "$4" ]
+}
+t "each lab script boots an initramfs and a disk of its own, gone when it exits" guest_files_private
 shellcheck_all() {
 	(cd "$top" && shell_scripts | xargs shellcheck -S warning)
 }

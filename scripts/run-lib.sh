@@ -42,6 +42,7 @@ run_exit() {
 	[ -z "$run_dir" ] || [ -f "$run_dir/key" ] || rm -rf "$run_dir"
 	# run_build's background builds, in a session of their own.
 	[ -z "${run_build_pid:-}" ] || kill_session "$run_build_pid"
+	[ -z "${run_guest_dir:-}" ] || rm -rf "$run_guest_dir"
 }
 trap run_exit EXIT
 trap 'exit 130' INT TERM
@@ -78,15 +79,21 @@ run_repeat() {
 }
 
 # run_guest RUN [ARG]: build the guest programs (in guest_bin), the
-# initramfs ($run_initrd) of run RUN and the guest's disk ($run_disk);
+# initramfs ($run_initrd) of run RUN and the guest's disk ($run_disk),
+# those two in a directory of this process' own ($run_guest_dir, gone
+# when it exits): a run in another work tree, at another commit, makes
+# its own and cannot swap them under this one's next boot;
 # $run_args selects the run on the kernel command line, $run_frags the
 # kernel config fragment run_build and run_boot add (the debug run's: ARG,
 # default kconfig/debug.config).  The kselftest run's mm kselftests are
 # built from kernel tree ARG.
 run_guest() {
 	_bin=$(guest_bin)
-	run_initrd=$LAB_CACHE/guest/initrd.gz
-	run_disk=$LAB_CACHE/guest/disk.img
+	mkdir -p "$LAB_CACHE/guest"
+	[ -n "${run_guest_dir:-}" ] || run_guest_dir=$(mktemp -d "$LAB_CACHE/guest/boot.XXXXXX") ||
+		die "cannot make a directory in $LAB_CACHE/guest"
+	run_initrd=$run_guest_dir/initrd.gz
+	run_disk=$run_guest_dir/disk.img
 	run_args=lab.run=$1
 	run_frags=
 	_ksft=
@@ -95,22 +102,24 @@ run_guest() {
 	# Not the make variables of a make that runs this script (make demo
 	# SCENARIOS=...): they would override the guest Makefile's own.
 	env -u MAKEFLAGS make -s -C "$here/../lab/guest" O="$_bin" >&2 || die "building lab/guest failed"
-	# Programs of other sources not used for two weeks go.
+	# Programs of other sources not used for two weeks go, and the boot
+	# files of runs killed before they could remove them.
 	touch "$_bin"
 	find "$LAB_CACHE/guest" -maxdepth 1 -name 'bin-*' ! -path "$_bin" -mtime +14 -exec rm -rf {} +
+	find "$LAB_CACHE/guest" -maxdepth 1 -name 'boot.*' -mtime +2 -exec rm -rf {} +
 	case $1 in
 	lab) ;;
 	debug)
 		run_frags=${2:-$here/../kconfig/debug.config}
 		# The Debian tools of the debug rows: an initramfs of its own.
-		run_initrd=$LAB_CACHE/guest/initrd-debug.gz
+		run_initrd=$run_guest_dir/initrd-debug.gz
 		_tools=--tools
 		;;
 	kselftest)
 		_ksft=$LAB_CACHE/kselftest
 		step "building the mm kselftests from ${2:?run_guest kselftest SRC}"
 		"$here/../lab/kselftest/build.sh" "$2" "$_ksft" || die "building the mm kselftests failed"
-		run_initrd=$_ksft/initrd.gz
+		run_initrd=$run_guest_dir/initrd-ksft.gz
 		;;
 	*) die "run_guest: unknown run '$1' (lab, debug or kselftest)" ;;
 	esac
