@@ -111,15 +111,13 @@ run_guest() {
 	lab) ;;
 	debug)
 		run_frags=${2:-$here/../kconfig/debug.config}
-		# The Debian tools of the debug rows: an initramfs of its own.
-		run_initrd=$run_guest_dir/initrd-debug.gz
+		# The Debian tools of the debug rows.
 		_tools=--tools
 		;;
 	kselftest)
 		_ksft=$LAB_CACHE/kselftest
 		step "building the mm kselftests from ${2:?run_guest kselftest SRC}"
 		"$here/../lab/kselftest/build.sh" "$2" "$_ksft" || die "building the mm kselftests failed"
-		run_initrd=$run_guest_dir/initrd-ksft.gz
 		;;
 	*) die "run_guest: unknown run '$1' (lab, debug or kselftest)" ;;
 	esac
