@@ -23,7 +23,7 @@ tsv_awk 'col("kernel") == b { f = 1 } END { exit !f }' -v b="$base" "$dir/ends.t
 # The kernel with the whole series on BASE's version: its patch count
 # picks the rules of lab/expect.tsv (series:A-B).
 version=$(kernel_col "$base" base)
-series=$(kernels_awk 'col("kind") == "series" && col("base") "" == v "" && col("series") !~ /:/ { print col("name") }' -v v="$version")
+series=$(kernels_awk 'col("kind") == "series" && col("base") "" == v "" && col("series") !~ /[:@]/ { print col("name") }' -v v="$version")
 [ -n "$series" ] || die "scripts/kernels.tsv has no kernel with a whole series on $version"
 [ "$(printf '%s\n' "$series" | wc -l)" -eq 1 ] ||
 	die "scripts/kernels.tsv has several kernels with a whole series on $version: $(printf '%s\n' "$series" | tr '\n' ' ')"

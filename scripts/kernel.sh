@@ -52,7 +52,7 @@ flock 9
 if [ "$series" != - ]; then
 	count=
 	case $series in *:*) count=${series#*:} ;; esac
-	"$here/series-tree.sh" "$here/../series/${series%%:*}" "$tree" HEAD "$(kernel_tree "$name")" $count >&2
+	"$here/series-tree.sh" "$(series_dir "${series%%:*}")" "$tree" HEAD "$(kernel_tree "$name")" $count >&2
 	tree=$(kernel_tree "$name")
 fi
 if [ -n "$tree_only" ]; then

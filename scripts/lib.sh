@@ -145,7 +145,7 @@ kernel_col() {
 # series_kernel SERIES: the kernel with all of series/SERIES applied.
 series_kernel() {
 	_sk=$(kernels_awk 'col("kind") == "series" && col("series") "" == s "" { print col("name"); exit }' -v s="$1")
-	[ -n "$_sk" ] || die "unknown series '$1' (known: $(kernels_awk 'col("kind") == "series" && col("series") !~ /:/ { printf "%s ", col("series") }'))"
+	[ -n "$_sk" ] || die "unknown series '$1' (known: $(kernels_awk 'col("kind") == "series" && col("series") !~ /[:@]/ { printf "%s ", col("series") }'))"
 	printf '%s\n' "$_sk"
 }
 
@@ -170,7 +170,28 @@ kernel_patches() {
 	case $_s in
 	-) echo 0 ;;
 	*:*) echo "${_s#*:}" ;;
-	*) series_patches "$here/../series/$_s" | wc -l ;;
+	*) series_patches "$(series_dir "$_s")" | wc -l ;;
+	esac
+}
+
+# series_dir SERIES: the directory of a series of kernels.tsv: series/SERIES,
+# or for SERIES@REV (an earlier posting, run beside the current one) the
+# series/SERIES of this repository's commit REV, extracted once into
+# $LAB_CACHE/series/.
+series_dir() {
+	case $1 in
+	*@*)
+		_sd=$LAB_CACHE/series/$1
+		if [ ! -f "$_sd/series" ]; then
+			rm -rf "$_sd.tmp" && mkdir -p "$_sd.tmp" &&
+				git -C "$here/.." archive "${1#*@}" "series/${1%@*}" | tar -x -C "$_sd.tmp" --strip-components=2 &&
+				[ -f "$_sd.tmp/series" ] ||
+				die "series $1: this repository has no series/${1%@*} at commit ${1#*@} (a shallow clone?)"
+			mv "$_sd.tmp" "$_sd"
+		fi
+		printf '%s\n' "$_sd"
+		;;
+	*) printf '%s\n' "$here/../series/$1" ;;
 	esac
 }
 

@@ -351,7 +351,7 @@ run_versions() {
 		printf 'Linux %s (Debian %s %s)\n' "$_b" "$(base_col "$_b" package)" "$(base_col "$_b" version)"
 	done
 	for _s in $(for _k in $_ks; do kernel_col "$_k" series; done | sed 's/:.*//' | awk '$0 != "-" && !seen[$0]++'); do
-		printf 'series/%s: %s patches\n' "$_s" "$(series_patches "$here/../series/$_s" | wc -l)"
+		printf 'series/%s: %s patches\n' "$_s" "$(series_patches "$(series_dir "$_s")" | wc -l)"
 	done
 	printf 'repository commit %s%s\n' "$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 		"$(git -C "$here/.." diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')"
