@@ -32,27 +32,38 @@ t "$sname: no git process is left running in the cache" no_git_left
 # The base is a one-commit import without history, so checkpatch cannot
 # look up the upstream commits that Fixes: tags name (UNKNOWN_COMMIT_ID); the
 # next test checks those tags instead.
+# A patch that says it is a prerequisite is marked for stable with Cc:
+# stable and no Fixes:, as stable-kernel-rules.rst marks the patches of a
+# series that others need; checkpatch's MISSING_FIXES_TAG heuristic takes
+# every Cc: stable for a fix, so it is not asked of those patches.
 for p in $(cat "$sdir/series"); do
+	ignore=UNKNOWN_COMMIT_ID
+	! grep -q 'carries no Fixes' "$sdir/$p" ||
+		ignore=$ignore,MISSING_FIXES_TAG
 	t "$sname: checkpatch --strict $p: 0 errors, 0 warnings" \
-		sh -c 'cd "$1" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --ignore UNKNOWN_COMMIT_ID "$2" |
-			tee /dev/stderr | grep -q "total: 0 errors, 0 warnings,"' - "$btree" "$sdir/$p"
+		sh -c 'cd "$1" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --ignore "$3" "$2" |
+			tee /dev/stderr | grep -q "total: 0 errors, 0 warnings,"' - "$btree" "$sdir/$p" "$ignore"
 done
 
-# Fixes: tags in the kernel's format, naming the commits of the brief on
-# 3 and 4; Cc: stable on the backport set 1-5 and nowhere else, for the
-# stable trees from the oldest base a series is verified on (a series
-# kernel of scripts/kernels.tsv), annotated as stable-kernel-rules.rst
-# says ("# 6.12.x").  (1, 2 and 5 name the commit of the filter they are
-# part of fixing: checkpatch asks for a Fixes: tag beside every Cc: stable.)
+# Fixes: tags in the kernel's format, naming the commit that introduced
+# what each fixing patch fixes (2 and 3: c574bbe91703, 5: fc137c0ddab2),
+# none on the prerequisites 1 and 4, which change nothing on their own;
+# Cc: stable on the backport set 1-5 and nowhere else, for the stable
+# trees from the oldest base a series is verified on (a series kernel of
+# scripts/kernels.tsv), annotated as stable-kernel-rules.rst says
+# ("# 6.12.x").
 stable_from=$(kernels_awk 'col("kind") == "series" { print col("base") }' | sort -V | head -n 1 | cut -d. -f1,2).x
 fixes_tags() {
 	grep -H '^Fixes: ' "$sdir"/*.patch
 	! grep -h '^Fixes: ' "$sdir"/*.patch | grep -Ev '^Fixes: [0-9a-f]{12} \("[^"]+"\)$' &&
-		grep -q '^Fixes: c574bbe91703 ("NUMA balancing: optimize page placement for memory tiering system")$' "$sdir"/0003-*.patch &&
-		grep -q '^Fixes: fc137c0ddab2 ("sched/numa: enhance vma scanning logic")$' "$sdir"/0004-*.patch &&
+		for n in 0002 0003; do
+			grep -q '^Fixes: c574bbe91703 ("NUMA balancing: optimize page placement for memory tiering system")$' "$sdir/$n"-*.patch || return 1
+		done &&
+		grep -q '^Fixes: fc137c0ddab2 ("sched/numa: enhance vma scanning logic")$' "$sdir"/0005-*.patch &&
+		! grep -q '^Fixes: ' "$sdir"/0001-*.patch "$sdir"/0004-*.patch &&
 		[ "$(grep -l "^Cc: stable@vger.kernel.org # $stable_from\$" "$sdir"/*.patch | sed 's#.*/##; s/-.*//' | tr '\n' ' ')" = "0001 0002 0003 0004 0005 " ]
 }
-t "$sname: Fixes: in the kernel's format, on 3 and 4 as the brief says, Cc: stable # $stable_from on 1-5" fixes_tags
+t "$sname: Fixes: in the kernel's format, on 2, 3 and 5, none on the prerequisites 1 and 4, Cc: stable # $stable_from on 1-5" fixes_tags
 
 # The committed patches are exactly what the tree exports (never
 # hand-edited), byte for byte, whatever the user's git configuration says.
