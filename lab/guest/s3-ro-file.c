@@ -6,6 +6,10 @@
  * is never promoted.  The file lives on tmpfs (-d), so its folios are
  * shmem folios.  With -H it lives on a tmpfs mounted huge=always (/huge in
  * the guest) and must be mapped by PMDs: the huge-PMD path of the scan.
+ * With -L the process also maps cold anonymous memory on the slow node:
+ * the series scans promotion-only only while a lower tier node has memory
+ * mapped, so -L is what makes it scan a mapping whose file is on a top
+ * tier node (scenarios 11.5, 11.6).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -24,12 +28,15 @@ static const char usage[] =
 	"               mounted huge=always)\n"
 	"  -F           flush the CPU's TLB after every pass over the file\n"
 	"               (lab_flush_tlb(): what an address-space switch does)\n"
+	"  -L MIB       also map MIB of anonymous memory on the slow node,\n"
+	"               never read (default 0: none)\n"
 	"Defaults: -s 3 -m 2 -t 20 -M 64.\n";
 
 static const char *dir = "/tmp";
 static unsigned long nr_procs = 1;
 static int pmd_mapped;
 static int flush_tlb;
+static unsigned long lower_mib;
 
 static int parse_opt(int opt, const char *arg)
 {
@@ -45,6 +52,8 @@ static int parse_opt(int opt, const char *arg)
 	case 'F':
 		flush_tlb = 1;
 		return 0;
+	case 'L':
+		return lab_parse_ulong(arg, 0, 512, &lower_mib);
 	}
 	return -1;
 }
@@ -85,9 +94,14 @@ int main(int argc, char **argv)
 	char path[256];
 
 	lab_opts_init(&o, "3", 2, 20, 64);
-	lab_parse_args(&o, argc, argv, usage, "d:p:HF", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "d:p:HFL:", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
+
+	if (lower_mib && !lab_alloc_on_node(LAB_MIB(lower_mib), LAB_SLOW_NODE)) {
+		lab_error(o.scenario, "lower-tier-alloc");
+		return 1;
+	}
 
 	snprintf(path, sizeof(path), "%s/lab-s3-ro-file.%d", dir, (int)getpid());
 	hot.len = o.size;
