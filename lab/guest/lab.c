@@ -905,6 +905,158 @@ int lab_enter_mode(const char *scenario, int mode)
 	return 0;
 }
 
+/* ---- MMU-notifier counts (lab/notifier) ------------------------------ */
+
+bool lab_notifier_wanted(void)
+{
+	char buf[4096], *tok, *save;
+	bool wanted = false;
+	size_t len;
+	FILE *f;
+
+	f = fopen("/proc/cmdline", "r");
+	if (!f)
+		return false;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save))
+		if (!strncmp(tok, "lab.notifier=", 13))
+			wanted = !strcmp(tok + 13, "1");
+	return wanted;
+}
+
+static int notifier_delete(void)
+{
+	return syscall(SYS_delete_module, LAB_NOTIFIER_MODULE, O_NONBLOCK);
+}
+
+int lab_notifier_load(struct lab_notifier *n, const char *scenario, pid_t pid)
+{
+	char params[32];
+	int fd, ret;
+
+	memset(n, 0, sizeof(*n));
+	/* An instance a program that died left behind. */
+	if (!notifier_delete())
+		lab_warn("unloaded %s, left loaded before", LAB_NOTIFIER_MODULE);
+	snprintf(params, sizeof(params), "pid=%d", (int)pid);
+	fd = open(LAB_NOTIFIER_KO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		lab_warn("open %s: %s", LAB_NOTIFIER_KO, strerror(errno));
+		goto fail;
+	}
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	if (ret)
+		lab_warn("finit_module %s %s: %s", LAB_NOTIFIER_KO, params,
+			 strerror(errno));
+	close(fd);
+	if (ret)
+		goto fail;
+	n->loaded = true;
+	return 0;
+fail:
+	lab_error(scenario, "notifier-module-not-loaded");
+	return -1;
+}
+
+/*
+ * The stats file into @event, @calls and @bytes (LAB_NOTIFIER_MAX_ROWS
+ * rows each); the number of rows, or -1 with a warning.
+ */
+static int notifier_read(char event[][24], unsigned long long *calls,
+			 unsigned long long *bytes)
+{
+	char line[128];
+	int nr = 0;
+	FILE *f;
+
+	f = fopen(LAB_NOTIFIER_STATS, "r");
+	if (!f) {
+		lab_warn("open %s: %s", LAB_NOTIFIER_STATS, strerror(errno));
+		return -1;
+	}
+	if (!fgets(line, sizeof(line), f) ||
+	    strcmp(line, "event\tcalls\tbytes\n")) {
+		lab_warn("%s: not the header \"event calls bytes\"",
+			 LAB_NOTIFIER_STATS);
+		nr = -1;
+	}
+	while (nr >= 0 && fgets(line, sizeof(line), f)) {
+		if (nr == LAB_NOTIFIER_MAX_ROWS ||
+		    sscanf(line, "%23s %llu %llu", event[nr], &calls[nr],
+			   &bytes[nr]) != 3) {
+			lab_warn("%s: bad row '%s'", LAB_NOTIFIER_STATS, line);
+			nr = -1;
+			break;
+		}
+		nr++;
+	}
+	fclose(f);
+	return nr;
+}
+
+int lab_notifier_mark(struct lab_notifier *n)
+{
+	int nr = notifier_read(n->event, n->calls0, n->bytes0);
+
+	n->nr = nr < 0 ? 0 : nr;
+	n->stopped = false;
+	return nr < 0 ? -1 : 0;
+}
+
+int lab_notifier_stop(struct lab_notifier *n)
+{
+	char event[LAB_NOTIFIER_MAX_ROWS][24];
+	int nr, i;
+
+	n->stopped = false;
+	nr = notifier_read(event, n->calls, n->bytes);
+	if (nr < 0)
+		return -1;
+	if ((unsigned int)nr != n->nr) {
+		lab_warn("%s: %d rows, %u at the start", LAB_NOTIFIER_STATS,
+			 nr, n->nr);
+		return -1;
+	}
+	for (i = 0; i < nr; i++)
+		if (strcmp(event[i], n->event[i])) {
+			lab_warn("%s: row %d is %s, %s at the start",
+				 LAB_NOTIFIER_STATS, i + 1, event[i],
+				 n->event[i]);
+			return -1;
+		}
+	n->stopped = true;
+	return 0;
+}
+
+void lab_notifier_unload(struct lab_notifier *n)
+{
+	if (!n->loaded)
+		return;
+	if (notifier_delete())
+		lab_warn("delete_module %s: %s", LAB_NOTIFIER_MODULE,
+			 strerror(errno));
+	n->loaded = false;
+}
+
+void lab_notifier_report(struct lab_notifier *n, const char *scenario,
+			 double secs)
+{
+	unsigned int i;
+
+	if (!n->loaded)
+		return;
+	if (!n->stopped || !n->nr)
+		lab_error(scenario, "notifier-stats");
+	for (i = 0; n->stopped && i < n->nr; i++)
+		lab_emit("notify scenario=%s event=%s calls=%llu bytes=%llu secs=%.1f",
+			 scenario, n->event[i], n->calls[i] - n->calls0[i],
+			 n->bytes[i] - n->bytes0[i], secs);
+	lab_notifier_unload(n);
+}
+
 /* ---- sampler --------------------------------------------------------- */
 
 /*
@@ -1027,16 +1179,29 @@ int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 		lab_error(run->scenario, "affinity");
 		return -1;
 	}
+	memset(&run->notifier, 0, sizeof(run->notifier));
+	/* Before t=0: registering takes every lock of the mm's VMAs. */
+	if (lab_notifier_wanted() &&
+	    lab_notifier_load(&run->notifier, run->scenario, getpid()))
+		return -1;
 	lab_emit("begin scenario=%s name=%s mode=%d", run->scenario, name,
 		 run->mode);
-	if (lab_enter_mode(o->scenario, o->mode))
+	if (lab_enter_mode(o->scenario, o->mode)) {
+		lab_notifier_unload(&run->notifier);
 		return -1;
+	}
 	trace_run_begins(run->scenario);
 	lab_vmstat_read(&run->base);
 	for (i = 0; i < run->nr_pids; i++)
 		run->seq0[i] = lab_numa_scan_seq(run->pids[i]);
 	if (run->passes && run_scan_passes(run) < 0) {
 		lab_error(run->scenario, "no-numa-scan-seq");
+		lab_notifier_unload(&run->notifier);
+		return -1;
+	}
+	if (run->notifier.loaded && lab_notifier_mark(&run->notifier)) {
+		lab_error(run->scenario, "notifier-stats");
+		lab_notifier_unload(&run->notifier);
 		return -1;
 	}
 	run->t0 = lab_now();
@@ -1097,6 +1262,8 @@ void lab_run_end(struct lab_run *run)
 
 	run_sample(run, secs);
 	lab_vmstat_read(&now);
+	if (run->notifier.loaded)
+		lab_notifier_stop(&run->notifier);
 	t90_str(run->t90, t90);
 	if (passes < 0)
 		snprintf(passes_str, sizeof(passes_str), "NA");
@@ -1124,6 +1291,7 @@ void lab_run_end(struct lab_run *run)
 			 run->parts[i].local_pct,
 			 t90_str(run->parts[i].t90, t90),
 			 run->parts[i].probe->bytes);
+	lab_notifier_report(&run->notifier, run->scenario, secs);
 }
 
 /* ---- child processes ------------------------------------------------- */

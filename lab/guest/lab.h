@@ -288,6 +288,60 @@ int lab_opts_apply(const struct lab_opts *o);
  */
 int lab_enter_mode(const char *scenario, int mode);
 
+/* ---- MMU-notifier counts (lab/notifier) ------------------------------ */
+
+/*
+ * What a secondary MMU (KVM, a device sharing the address space) would be
+ * told of a process' page-table changes: the lab's module numab_notifier
+ * (lab/notifier/numab_notifier.c), loaded with pid=N, counts the MMU-notifier
+ * invalidations of N's mm by event and its TLB flushes, in LAB_NOTIFIER_STATS
+ * (a header line "event calls bytes", then a row per event).  The host puts
+ * the module of the kernel it boots, which must be that kernel's notifier
+ * variant (kconfig/notifier.config), at LAB_NOTIFIER_KO in the initramfs
+ * and asks for the counts with lab.notifier=1 on the kernel command line
+ * (scripts/walk-cost.sh, LAB_NOTIFIER=1).
+ */
+#define LAB_NOTIFIER_KO		"/lab/notifier/numab_notifier.ko"
+#define LAB_NOTIFIER_MODULE	"numab_notifier"
+#define LAB_NOTIFIER_STATS	"/sys/kernel/debug/numab_notifier/stats"
+#define LAB_NOTIFIER_MAX_ROWS	16
+
+struct lab_notifier {
+	bool loaded;
+	bool stopped;		/* the counts at the stop were read */
+	unsigned int nr;	/* rows of the stats file */
+	char event[LAB_NOTIFIER_MAX_ROWS][24];
+	/* The counts at the mark and at the stop. */
+	unsigned long long calls0[LAB_NOTIFIER_MAX_ROWS];
+	unsigned long long bytes0[LAB_NOTIFIER_MAX_ROWS];
+	unsigned long long calls[LAB_NOTIFIER_MAX_ROWS];
+	unsigned long long bytes[LAB_NOTIFIER_MAX_ROWS];
+};
+
+/* Whether lab.notifier=1 is on the kernel command line. */
+bool lab_notifier_wanted(void);
+/*
+ * Load the module for process @pid (an instance left loaded by an earlier
+ * program goes first).  0, or -1 after the one line "@@ error
+ * scenario=@scenario msg=notifier-module-not-loaded".
+ */
+int lab_notifier_load(struct lab_notifier *n, const char *scenario, pid_t pid);
+/* Read the counters at the start of the measured window: 0 or -1. */
+int lab_notifier_mark(struct lab_notifier *n);
+/* Read them at its end (the same rows as at the mark): 0 or -1. */
+int lab_notifier_stop(struct lab_notifier *n);
+/*
+ * Print, for each event, what happened from the mark to the stop: "@@
+ * notify scenario=@scenario event=E calls=N bytes=N secs=@secs"
+ * (scripts/parse-console.awk: notify.tsv), or one "@@ error ...
+ * msg=notifier-stats" when the stop could not read them; then unload the
+ * module.  Nothing when it is not loaded.
+ */
+void lab_notifier_report(struct lab_notifier *n, const char *scenario,
+			 double secs);
+/* Unload the module, if loaded. */
+void lab_notifier_unload(struct lab_notifier *n);
+
 /* ---- sampler --------------------------------------------------------- */
 
 #define LAB_MAX_PROCS	16
@@ -337,6 +391,12 @@ struct lab_run {
 	double local_pct;	/* and on the local nodes */
 	struct lab_part *parts;	/* lab_run_parts() */
 	unsigned int nr_parts;
+	/*
+	 * With lab.notifier=1 (lab_notifier_wanted()): the MMU-notifier
+	 * counts of the caller's mm over the run, "@@ notify" lines after
+	 * "@@ end".  The other processes' mms are not counted.
+	 */
+	struct lab_notifier notifier;
 };
 
 /*
@@ -349,7 +409,9 @@ struct lab_run {
 
 /*
  * @readers: the @nr_readers processes (each with its own mm) that read the
- * hot set besides the caller; their scan passes count towards -S.
+ * hot set besides the caller; their scan passes count towards -S.  With
+ * lab.notifier=1 the notifier module is loaded for the caller first, and
+ * the run fails when it does not load.
  */
 int lab_run_begin(struct lab_run *run, const struct lab_opts *o,
 		  const char *name, struct lab_probe *probe,
@@ -368,11 +430,13 @@ void lab_run_parts(struct lab_run *run, struct lab_part *parts,
  */
 bool lab_run_tick(struct lab_run *run);
 /*
- * Final sample and the "@@ end" line, then a "@@ partend" line a part.
+ * Final sample and the "@@ end" line, then a "@@ partend" line a part and,
+ * with lab.notifier=1, a "@@ notify" line an event (lab_notifier_report()).
  * lab_run_end() is the only list of their fields: the host reads them by
- * name (scripts/parse-console.awk makes them the columns of ends.tsv and
- * part-ends.tsv, in this order).  hot_bytes is the size of the hot set
- * top_pct is measured over: the regions of the run's (the part's) probe.
+ * name (scripts/parse-console.awk makes them the columns of ends.tsv,
+ * part-ends.tsv and notify.tsv, in this order).  hot_bytes is the size of
+ * the hot set top_pct is measured over: the regions of the run's (the
+ * part's) probe.
  */
 void lab_run_end(struct lab_run *run);
 

@@ -29,6 +29,14 @@
  * the process' system time over the run, accounted by damon-run
  * (lab.cpu=1): task_numa_work() runs on the workload's threads.  -n 0 is
  * the control: the same hot VMA and threads without cold VMAs.
+ *
+ * What the walk costs the rest of the system: under a kernel's notifier
+ * variant with lab.notifier=1 (LAB_NOTIFIER=1 scripts/walk-cost.sh),
+ * lab_run_begin() loads lab/notifier's module for this process, and the
+ * run ends with the MMU-notifier invalidations and TLB flushes its mm
+ * received ("@@ notify" lines): what KVM or a device sharing the address
+ * space would have had to act on, change_protection()'s
+ * MMU_NOTIFY_PROTECTION_VMA for every populated range walked among them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
