@@ -10,9 +10,32 @@
 # line picks what /init runs.  --tools: also the Debian tools the table's
 # rows name (lib.sh: scenario_tools), from this machine, in /lab/tools,
 # with the shared libraries they load at the paths they load them from.
+# mkinitramfs.sh --module OUT INITRD KO: OUT is INITRD followed by a
+# gzip'ed newc cpio that holds the kernel module KO as /lab/notifier/KO's
+# name (the guest's LAB_NOTIFIER_KO, lab/guest/lab.h): the kernel unpacks
+# concatenated archives one after the other, so a module built for one
+# kernel joins the initramfs all kernels share without packing it again.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+
+if [ "${1:-}" = --module ]; then
+	usage="usage: mkinitramfs.sh --module OUT INITRD KO"
+	[ $# -eq 4 ] || die "$usage"
+	out=$2 initrd=$3 ko=$4
+	need cpio cpio
+	[ -s "$initrd" ] || die "$initrd: no initramfs"
+	[ -s "$ko" ] || die "$ko: no kernel module"
+	root=$(mktemp -d)
+	trap 'rm -rf "$root"' EXIT INT TERM
+	chmod 0755 "$root"
+	mkdir -p "$root/lab/notifier"
+	cp "$ko" "$root/lab/notifier/"
+	# The directories first: the kernel makes no parent of a file.
+	{ cat "$initrd" && (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1; } >"$out.tmp"
+	mv "$out.tmp" "$out"
+	exit 0
+fi
 
 usage="usage: mkinitramfs.sh [--tools] OUT BINDIR [KSFT_BINDIR]"
 tools=

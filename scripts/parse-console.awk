@@ -5,6 +5,8 @@
 #   sample -> samples.tsv   end -> ends.tsv   skip -> skips.tsv
 #   error  -> errors.tsv    cpu -> cpu.tsv (damon-run, lab.cpu=1/lab.damon=1)
 #   part   -> parts.tsv     partend -> part-ends.tsv (a run's parts)
+#   notify -> notify.tsv (lab.notifier=1: the MMU-notifier counts of the
+#             workload's mm over the run, by event; lab/notifier)
 # A table is made only when its tag occurs.  Each has a header line:
 # "kernel kind", then the keys of the guest's line in the order it prints
 # them, so the fields are declared in the guest's C code alone.  ends.tsv
@@ -31,6 +33,7 @@ BEGIN {
 	file["cpu"] = "cpu.tsv"
 	file["part"] = "parts.tsv"
 	file["partend"] = "part-ends.tsv"
+	file["notify"] = "notify.tsv"
 }
 
 # The line's keys in order (key[1..nkeys]) and values (val[key]): those of
