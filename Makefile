@@ -12,6 +12,9 @@ RESULTS ?= results
 # Empty: the scenarios whose suites column (lab/scenarios.tsv) names the target.
 SCENARIOS ?=
 export SCENARIOS
+# Empty: every category of make test (tests/tap.sh lists them).
+CATEGORY ?=
+FAST_CATEGORIES := $(shell sed -n 's/^fast_categories="\(.*\)"$$/\1/p' tests/tap.sh)
 
 # What the scripts set for each other, not for users: every other variable
 # a script reads is in make help (check.sh tests it).
@@ -23,7 +26,7 @@ DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
 	sparse gcc-aarch64-linux-gnu b4 file libnuma-dev python3-ply python3-git shellcheck e2fsprogs \
 	stress-ng trinity
 
-.PHONY: help deps demo demo-stable demo-damon scale walk-cost peer peer-doc check check-full tree export mbox kernels clean-results
+.PHONY: help deps demo demo-stable demo-damon scale walk-cost peer peer-doc test check check-full tree export mbox kernels clean-results
 
 help:
 	@echo 'Targets:'
@@ -42,7 +45,9 @@ help:
 	@echo '  make peer          demo-damon, the same for scenarios 0-3 and 18 (damon-tlb), scale and'
 	@echo '                     walk-cost into $(RESULTS)/NAME, then a page of each in doc/peer/NAME.md'
 	@echo '  make peer-doc      doc/peer/ again from the latest runs in $(RESULTS)'
-	@echo '  make check         the test suite (TAP); ends with "N passed, N failed"'
+	@echo '  make test          the tests that need no kernel and no guest, in a few minutes (TAP)'
+	@echo '  make check         make test, then the series on their bases, the lab and the kselftests'
+	@echo '                     (TAP); ends with "N passed, N failed"'
 	@echo '  make check-full    check plus the debug and KCSAN kernels, the build matrix and bisection points'
 	@echo '  make tree          kernel git tree with series/$$(SERIES) applied as commits (git am)'
 	@echo '  make export        export that tree back into series/$$(SERIES) (git format-patch)'
@@ -64,6 +69,8 @@ help:
 	@echo '  SCALE_GRID        scale: NVMASxNTHREADS points, e.g. "64x8 512x64"'
 	@echo '  SCALE_SECS        scale: measured seconds per point'
 	@echo '  SCALE_HOT_MIB     scale: the hot set of every point, split evenly into its VMAs (default 256)'
+	@echo '  CATEGORY          make test: only these categories ($(FAST_CATEGORIES))'
+	@echo '  BLESS             make test: 1 writes the reports of tests/report/*/ into their expected/'
 	@echo '  RESULTS           where the runs write their results (now: $(RESULTS))'
 	@echo '  KSRC              a kernel git tree to use as the base instead of Debian'"'"'s'
 	@echo '  LAB_CACHE         downloads, trees, builds, check results'
@@ -107,6 +114,10 @@ peer:
 
 peer-doc:
 	@scripts/peer.sh --doc-only $(RESULTS) doc/peer
+
+test:
+	@scripts/deps.sh $(DEPS)
+	@tests/fast.sh $(foreach c,$(CATEGORY),-t $(c))
 
 check:
 	@scripts/deps.sh $(DEPS)

@@ -1,49 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # check.sh: the test suite behind `make check` (and `make check-full` with
-# CHECK_FULL=1).  TAP: every test prints "ok N - what" or "not ok N - what"
-# with the tail of its log, the plan "1..N" comes last (a run cut short
-# has none), then "N passed, N failed".
+# CHECK_FULL=1), TAP (tests/tap.sh): first the fast tier of make test
+# (tests/fast.sh), then the posting checks of each series on its kernel
+# base, the lab run and its negative controls, and the kselftests.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 top=$(cd "$here/.." && pwd)
 
-logs=$LAB_CACHE/check
-rm -rf "$logs"
-mkdir -p "$logs"
-passed=0
-failed=0
-known=0
-n=0
+# shellcheck disable=SC2034 # read by tests/tap.sh
+scripts=$here
+. "$top/tests/tap.sh"
 
-# t DESCRIPTION COMMAND...: run one test, its output into a log.
-t() {
-	desc=$1
-	shift
-	n=$((n + 1))
-	log=$logs/$n.log
-	start=$(date +%s)
-	printf '# %s ...\n' "$desc"
-	if [ -n "${todo:-}" ] && ! "$@" >"$log" 2>&1; then
-		# A known problem, kept visible: TAP's TODO, not counted as failed.
-		known=$((known + 1))
-		printf 'not ok %d - %s # TODO %s\n' "$n" "$desc" "$todo"
-		tail -n 3 "$log" | sed 's/^/#   /'
-	elif [ -n "${todo:-}" ]; then
-		passed=$((passed + 1))
-		printf 'ok %d - %s # TODO %s (now passes)\n' "$n" "$desc" "$todo"
-	elif "$@" >"$log" 2>&1; then
-		passed=$((passed + 1))
-		printf 'ok %d - %s (%ss)\n' "$n" "$desc" "$(( $(date +%s) - start ))"
-	else
-		failed=$((failed + 1))
-		printf 'not ok %d - %s (%ss)\n' "$n" "$desc" "$(( $(date +%s) - start ))"
-		tail -n 15 "$log" | sed 's/^/#   /'
-		printf '#   full log: %s\n' "$log"
-	fi
-}
-
+# shellcheck disable=SC2154 # $logs: tests/tap.sh
 # verdicts FILE: one test per row of a lab summary.tsv, read by column name.
 verdicts() {
 	[ -s "$1" ] || { t "lab results exist ($1)" false; return; }
@@ -61,389 +31,9 @@ verdicts() {
 	todo=
 }
 
-# shell_scripts: every shell script of the repository, one a line.
-shell_scripts() {
-	git -C "$top" ls-files | while read -r f; do
-		case $f in
-		*.sh | .ci/run) echo "$f" ;;
-		*) head -n 1 "$top/$f" 2>/dev/null | grep -q '^#!/bin/sh' && echo "$f" ;;
-		esac
-	done
-}
-
-# series_numbers SERIESDIR: the "[PATCH i/N]" subjects count the patches
-# the series file lists, the cover letter is 0/N, and the README names
-# the same count for the mainline series.
-series_numbers() {
-	count=$(series_patches "$1" | wc -l)
-	echo "$1/series lists $count patches"
-	i=0
-	for p in $(series_patches "$1"); do
-		i=$((i + 1))
-		grep -q "^Subject: \[PATCH[^]]* $i/$count\]" "$1/$p" || { echo "$p: not [PATCH $i/$count]"; return 1; }
-	done
-	for c in "$1"/0000-*.patch; do
-		[ -f "$c" ] || continue
-		grep -q "^Subject: \[PATCH[^]]* 0/$count\]" "$c" || { echo "$c: not [PATCH 0/$count]"; return 1; }
-	done
-	[ "$(basename "$1")" != mainline ] ||
-		grep -q "patches 1-$((count - 1)) and a kselftest" "$top/README.md" ||
-		{ echo "README.md does not say \"patches 1-$((count - 1)) and a kselftest\""; return 1; }
-}
-
-# What the work tree holds before the tests, to compare at the end.
-worktree_before=$(git -C "$top" status --porcelain --ignored)
-
-echo "TAP version 13"
-t "guest programs build -Wall -Wextra -Werror and skipstat parses a sample trace" \
-	make -C "$top/lab/guest" O="$(guest_bin)" all test
-# make demo SCENARIOS=7: the make variables of the make that runs a lab
-# script reach its guest build through MAKEFLAGS, and must not override
-# the guest Makefile's own (its SCENARIOS).
-guest_build_under_make() {
-	MAKEFLAGS=' -- SCENARIOS=7' sh -c 'here=$1 && . "$here/lib.sh" && . "$here/run-lib.sh" && run_guest lab' - "$here"
-}
-t "the guest programs build under make demo SCENARIOS=..." guest_build_under_make
-# Two lab scripts' guests (work trees at two commits): each has its own
-# initramfs and disk, and they go when it exits.
-guest_files_private() {
-	# shellcheck disable=SC2016 # expanded by the inner sh
-	files=$(for i in 1 2; do
-		sh -c 'here=$1 && . "$here/lib.sh" && . "$here/run-lib.sh" && run_guest lab >/dev/null 2>&1 &&
-			[ -s "$run_initrd" ] && [ -s "$run_disk" ] && echo "$run_initrd $run_disk"' - "$here"
-	done)
-	echo "$files"
-	# shellcheck disable=SC2086 # four paths
-	set -- $files
-	[ $# -eq 4 ] && [ "$1" != "$3" ] && [ "$2" != "$4" ] &&
-		[ ! -e "$1" ] && [ ! -e "$2" ] && [ ! -e "$3" ] && [ ! -e "$4" ]
-}
-t "each lab script boots an initramfs and a disk of its own, gone when it exits" guest_files_private
-shellcheck_all() {
-	(cd "$top" && shell_scripts | xargs shellcheck -S warning)
-}
-t "shellcheck -S warning: every shell script" shellcheck_all
-# make help names every target and every variable a script reads but
-# the ones the scripts set for each other (Makefile: INTERNAL_VARS); the
-# README shows make help (doc-sync.sh, next test).
-documented() {
-	help=$(make -s -C "$top" help) || return 1
-	rc=0
-	for tg in $(sed -n 's/^\.PHONY: *//p' "$top/Makefile"); do
-		printf '%s\n' "$help" | grep -q "^  make $tg\( \|\$\)" || { echo "make help does not list target $tg"; rc=1; }
-	done
-	internal=$(sed -n 's/^INTERNAL_VARS *:= *//p' "$top/Makefile")
-	for v in $( (cd "$top" && sed -n 's/^\([A-Z_][A-Z0-9_]*\) *?=.*/\1/p' Makefile &&
-		git ls-files 'scripts/*.sh' | xargs grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=?+]' | sed 's/^\$.//; s/:.*//') | sort -u); do
-		case " $internal " in *" $v "*) continue ;; esac
-		printf '%s\n' "$help" | grep -qw "$v" || { echo "make help does not name variable $v"; rc=1; }
-	done
-	return $rc
-}
-t "make help names every target and every variable the scripts read" documented
-# damon-report.sh on a made-up run where NUMA balancing took less system
-# time than the floor run: its table says so instead of a negative cost.
-damon_below_floor() {
-	d=$(mktemp -d)
-	mkdir "$d/floor"
-	{
-		printf 'kernel\tkind\tscenario\tname\tmode\ttop_pct\tt90\tpgpromote_success\tverdict\n'
-		printf 'b\tbase\t3\tro-file\t2\t0.0\t-1\t0\tpass\n'
-		printf 'p\tpeer\t3\tro-file\t0\t100.0\t1.0\t0\tpass\n'
-	} >"$d/summary.tsv"
-	{
-		printf 'kernel\tscenario\tmech\tsecs\tuser_ms\tsys_ms\tkdamond_ms\tpromoted_bytes\n'
-		printf 'b\t3\tnumab\t30\t100\t290\tNA\tNA\n'
-		printf 'p\t3\tdamon\t30\t100\t300\t490\t67108864\n'
-	} >"$d/cpu.tsv"
-	printf 'scenario\tmech\tsys_ms\n3\tnone\t300\n' >"$d/floor/cpu.tsv"
-	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md"
-	grep -q 'below the floor' "$d/damon.md" && ! grep -q '| -[0-9]' "$d/damon.md"
-	rc=$?
-	rm -rf "$d"
-	return $rc
-}
-t "DAMON table: a cost below the floor run is not shown as a negative number" damon_below_floor
-# made_up_damon DIR: three made-up runs of damon-demo.sh in DIR.
-made_up_damon() {
-	d=$1
-	for r in 1 2 3; do
-		mkdir -p "$d/run-$r/floor"
-		{
-			printf 'kernel\tkind\tscenario\tname\tmode\ttop_pct\tt90\tpgpromote_success\tverdict\n'
-			printf 'p\tpeer\t1\tfork-cow\t0\t99.0\t%s.0\t0\tpass\n' $((r + 2))
-			printf 's\tseries\t1\tfork-cow\t2\t100.0\t1.0\t16384\tpass\n'
-		} >"$d/run-$r/summary.tsv"
-		{
-			printf 'kernel\tscenario\tmech\tsecs\tuser_ms\tsys_ms\tkdamond_ms\tpromoted_bytes\n'
-			printf 'p\t1\tdamon\t30\t100\t300\t%s\t67108864\n' $((1000 + 100 * r))
-			printf 's\t1\tnumab\t30\t100\t%s\t0\t0\n' $((500 + 40 * r))
-		} >"$d/run-$r/cpu.tsv"
-		printf 'scenario\tmech\tsys_ms\n1\tnone\t300\n' >"$d/run-$r/floor/cpu.tsv"
-		{
-			printf 'kernel\tkind\tscenario\tpart\ttop_pct\tlocal_pct\tt90\thot_bytes\n'
-			printf 'p\tpeer\t1\tdb\t90.0\t90.0\t%s.0\t4096\n' $((r * 10))
-			printf 's\tseries\t1\tdb\t100.0\t100.0\t2.0\t4096\n'
-		} >"$d/run-$r/part-ends.tsv"
-	done
-}
-
-# damon-report.sh on three made-up runs: the cost per MiB promoted, the
-# medians and their ranges, also of a scenario's parts.
-damon_repeat_made_up() {
-	d=$(mktemp -d)
-	made_up_damon "$d"
-	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md" &&
-		grep -q '^| 1/db | - | - | 90.0 | 20 \[10-30\] | 100.0 | 2 |$' "$d/damon.md" &&
-		grep -q '^| 1 | fork-cow | 30 | - | - | - | 99.0 | 4 \[3-5\] | 1200 \[1100-1300\] (4.0%) | 100.0 | 1 | 280 \[240-320\] (0.9%) |$' "$d/damon.md" &&
-		grep -q '^| 1 | fork-cow | - | - | 64 | 18.8 \[17.2-20.3\] | 64 | 4.4 \[3.8-5.0\] |$' "$d/damon.md"
-	rc=$?
-	rm -rf "$d"
-	return $rc
-}
-t "DAMON table: cost per MiB promoted, medians and ranges over three made-up runs" damon_repeat_made_up
-
-# damon-report.sh on three made-up runs of scenario 3: DAMON promoted
-# only in run 1 (no cost per MiB in the median run, not run 1's), the
-# series took less system time than the floor run in run 1 (its range
-# ends at "floor", no negative number).
-damon_repeat_floor_na() {
-	d=$(mktemp -d)
-	for r in 1 2 3; do
-		mkdir -p "$d/run-$r/floor"
-		{
-			printf 'kernel\tkind\tscenario\tname\tmode\ttop_pct\tt90\tpgpromote_success\tverdict\n'
-			printf 'p\tpeer\t3\tro-file\t0\t%s\t-1\t0\tpass\n' "$([ $r = 1 ] && echo 25.0 || echo 0.0)"
-			printf 's\tseries\t3\tro-file\t2\t100.0\t1.0\t16384\tpass\n'
-		} >"$d/run-$r/summary.tsv"
-		{
-			printf 'kernel\tscenario\tmech\tsecs\tuser_ms\tsys_ms\tkdamond_ms\tpromoted_bytes\n'
-			printf 'p\t3\tdamon\t30\t100\t300\t500\t%s\n' "$([ $r = 1 ] && echo 16777216 || echo 0)"
-			printf 's\t3\tnumab\t30\t100\t%s\t0\t0\n' $((150 + 100 * r))
-		} >"$d/run-$r/cpu.tsv"
-		printf 'scenario\tmech\tsys_ms\n3\tnone\t300\n' >"$d/run-$r/floor/cpu.tsv"
-	done
-	"$here/damon-report.sh" "$d" >/dev/null && cat "$d/damon.md" &&
-		grep -q '^| 3 | ro-file | - | - | 0 | - | 64 | 0.8 \[floor-2.3\] |$' "$d/damon.md" &&
-		grep -q '^| 3 | ro-file | 30 | - | - | - | 0.0 \[0.0-25.0\] | never | 500 (1.7%) | 100.0 | 1 | 50 \[floor-150\] (0.2%) |$' "$d/damon.md" &&
-		! grep -q '[[ ]-[0-9]' "$d/damon.md"
-	rc=$?
-	rm -rf "$d"
-	return $rc
-}
-t "DAMON table over runs: no cost per MiB where the median run promoted nothing, a cost range below the floor ends at \"floor\"" damon_repeat_floor_na
-
-# run_runs over made-up runs of REPEAT=3: a run that stops in run 2 is
-# taken up by the same command from run 2, and published with when its
-# runs finished; another command's interrupted run is left as it is; a
-# run that shared the host (host.tsv) is made again.
-repeat_resume_made_up() {
-	d=$(mktemp -d)
-	made_up() { # NAME FAIL_AT: the made-up run NAME into $d/res, stopping in run FAIL_AT
-		REPEAT=3 FAIL_AT=$2 sh -c '
-			here=$1 log=$2
-			. "$here/lib.sh"
-			. "$here/run-lib.sh"
-			one() {
-				echo "$0 ${1##*/}" >>"$log"
-				[ "${1##*-}" != "$FAIL_AT" ] || exit 1
-				mkdir -p "$1" && printf "kernel\nk\n" >"$1/kernels.tsv"
-				# The first try of run 3 of "b" shares the host.
-				busy=0
-				[ "$0 ${1##*/}" != "b run-3" ] || [ -f "$log.busy" ] || { busy=50; : >"$log.busy"; }
-				printf "kernel\tother_cpu_pct\nk\t%s\n" "$busy" >"$1/host.tsv"
-			}
-			run_dir=$(run_start "$3")
-			run_runs one
-			run_publish "$run_dir" "$3" >/dev/null' "$1" "$here" "$d/log" "$d/res"
-	}
-	made_up a 2
-	a_left=$(ls -d "$d"/res/.run.*/run-1/.done 2>/dev/null | wc -l)
-	made_up a 0
-	made_up a 3
-	made_up b 0
-	cat "$d/log"
-	ls -a "$d/res" "$d/res/latest"
-	[ "$a_left" -eq 1 ] &&
-		[ "$(tr '\n' ' ' <"$d/log")" = "a run-1 a run-2 a run-2 a run-3 a run-1 a run-2 a run-3 b run-1 b run-2 b run-3 b run-3 " ] &&
-		[ "$(ls -d "$d"/res/latest/run-*/.done | wc -l)" -eq 3 ] &&
-		grep '^runs finished: ' "$d/res/latest/versions.txt" &&
-		[ "$(ls -d "$d"/res/.run.*/run-*/.done | wc -l)" -eq 2 ] &&
-		[ "$(ls -d "$d"/res/2*/ | wc -l)" -ge 1 ]
-	rc=$?
-	rm -rf "$d"
-	return $rc
-}
-t "REPEAT: an interrupted run is taken up where it stopped, by the same command only; one that shared the host is made again" repeat_resume_made_up
-
-# repeat-report.sh on three made-up runs of one kernel: the medians, the
-# ranges (a t90 never reached sorts last) and the verdicts over the runs,
-# with the failed checks of each failing run.
-repeat_made_up() {
-	d=$(mktemp -d)
-	# run t90s, top-tier (= local) shares and verdicts, scenario by scenario.
-	for r in 1 2 3; do
-		mkdir "$d/run-$r"
-		printf 'kernel\tkind\tbase_kernel\tpatches\nk\tseries\tb\t8\n' >"$d/run-$r/kernels.tsv"
-		printf 'kernel\tkind\tscenario\tname\tmode\tsecs\ttop_pct\tlocal_pct\tt90\tpte_updates\thint_faults\n' >"$d/run-$r/ends.tsv"
-		printf 'kernel\tkind\tscenario\tname\tmode\ttop_pct\tt90\tfailed\tverdict\n' >"$d/run-$r/summary.tsv"
-	done
-	row() { # RUN SCENARIO TOP_PCT T90 PTE VERDICT
-		printf 'k\tseries\t%s\tx\t2\t20.0\t%s\t%s\t%s\t%s\t0\n' "$2" "$3" "$3" "$4" "$5" >>"$d/run-$1/ends.tsv"
-		printf 'k\tseries\t%s\tx\t2\t%s\t%s\t%s\t%s\n' "$2" "$3" "$4" \
-			"$([ "$6" = pass ] && echo - || echo 'top_pct ge 90')" "$6" >>"$d/run-$1/summary.tsv"
-	}
-	row 1 0 100.0 2.0 10 pass; row 2 0 96.0 -1 30 pass; row 3 0 98.0 4.0 20 pass
-	row 1 1 50.0 -1 0 fail; row 2 1 95.0 3.0 0 pass; row 3 1 91.0 5.0 0 pass
-	row 1 2 10.0 -1 0 fail; row 2 2 95.0 3.0 0 pass; row 3 2 11.0 -1 0 fail
-	"$here/repeat-report.sh" "$d" 2>&1
-	rc=$?
-	cat "$d/report.md" "$d/ranges.tsv"
-	[ $rc -eq 3 ] &&
-		tsv_awk 'col("scenario") == 0 && col("top_pct") == "98.0" && col("t90") == "4.0" && col("pte_updates") == 20 { f++ }
-			END { exit f != 1 }' "$d/ends.tsv" &&
-		tsv_awk '{ v[col("scenario")] = col("verdict") " " col("passes") "/" col("runs") }
-			END { exit !(v[0] == "pass 3/3" && v[1] == "median 2/3" && v[2] == "fail 1/3") }' "$d/summary.tsv" &&
-		tsv_awk 'col("scenario") == 2 { f = col("failed") }
-			END { exit f != "run 1: top_pct ge 90; run 3: top_pct ge 90" }' "$d/summary.tsv" &&
-		tsv_awk 'col("scenario") == 0 && col("column") == "t90" { f = col("min") " " col("max") } END { exit f != "2.0 -1" }' \
-			"$d/ranges.tsv" &&
-		grep -q '| k | 0 | x | 2 | 20.0 \[20.0-20.0\] | 98.0 \[96.0-100.0\] | 98.0 \[96.0-100.0\] | 4 \[2-never\] | 20 \[10-30\] |' "$d/report.md"
-	rc=$?
-	rm -rf "$d"
-	return $rc
-}
-t "REPEAT: medians, ranges and verdicts over three made-up runs" repeat_made_up
-# walk-cost-report.sh on three made-up runs of scenario 14.0 and its
-# control 14.1: the cold VMAs' cost is the difference of each run, its
-# median and range, and series / base the ratio of the medians.
-walk_cost_made_up() {
-	d=$(mktemp -d)
-	printf 'kernel\tkind\tbase_kernel\tpatches\nb\tbase\tb\t0\ns\tseries\tb\t8\n' >"$d/kernels.tsv"
-	for r in 1 2 3; do
-		mkdir "$d/run-$r"
-		{
-			printf 'kernel\tkind\tscenario\tmech\tsecs\tuser_ms\tsys_ms\n'
-			printf 'b\tbase\t14.0\tnumab\t30.0\t1\t%s\n' $((300 + 10 * r))
-			printf 'b\tbase\t14.1\tnumab\t30.0\t1\t150\n'
-			printf 's\tseries\t14.0\tnumab\t30.0\t1\t900\n'
-			printf 's\tseries\t14.1\tnumab\t30.0\t1\t150\n'
-		} >"$d/run-$r/cpu.tsv"
-		{
-			printf 'kernel\tkind\tscenario\tname\tmode\tsecs\tt90\tscan_passes\n'
-			printf 'b\tbase\t14.0\tx\t2\t30.0\t-1\t20\n'
-			printf 'b\tbase\t14.1\tx\t2\t30.0\t2.0\t30\n'
-			printf 's\tseries\t14.0\tx\t2\t30.0\t%s.0\t20\n' $((r + 1))
-			printf 's\tseries\t14.1\tx\t2\t30.0\t2.0\t30\n'
-		} >"$d/run-$r/ends.tsv"
-	done
-	"$here/walk-cost-report.sh" "$d" 14 && cat "$d/walk-cost.md" "$d/walk-cost.tsv" &&
-		tsv_awk 'col("kernel") == "b" && col("column") == "walk_cpu_ms_per_s" { f = col("median") " " col("min") " " col("max") }
-			END { exit f != "5.7 5.3 6.0" }' "$d/walk-cost.tsv" &&
-		grep -q '^| the cold VMAs: the difference | 5.7 \[5.3 - 6.0\] | 25.0 | 4.39 |$' "$d/walk-cost.md" &&
-		grep -q '^| hot VMA: seconds to 90 % | never | 3 \[2 - 4\] | - |$' "$d/walk-cost.md" &&
-		grep -q '^## Scenario 14[.]0: numa_balancing=2, .*, 30 s runs$' "$d/walk-cost.md"
-	rc=$?
-	rm -rf "$d"
-	return $rc
-}
-t "walk cost: per-run differences against the control, medians, ranges, ratios, the run length" walk_cost_made_up
-# scale-report.sh on three made-up runs of two points at one hot set: the
-# VMAs' size, the median time to 90 % with its range (a run that never
-# got there sorts last) in whole seconds.  made_up_scale DIR: the runs.
-made_up_scale() {
-	d=$1
-	for r in 1 2 3; do
-		mkdir "$d/run-$r"
-		printf 'kernel\tkind\tbase_kernel\tpatches\nb\tbase\tb\t0\ns\tseries\tb\t8\n' >"$d/run-$r/kernels.tsv"
-		{
-			printf 'kernel\tkind\tscenario\tname\tmode\tsecs\ttop_pct\tt90\tpte_updates\thint_faults\tscan_passes\tpgpromote_success\thot_bytes\n'
-			for p in 64 512; do
-				printf 'b\tbase\t5-%sx8\tpid-inactive\t2\t60.0\t5.0\t-1\t60\t60\t2\t0\t268435456\n' $p
-				printf 's\tseries\t5-%sx8\tpid-inactive\t2\t60.0\t100.0\t%s.5\t60\t60\t%s\t65536\t268435456\n' $p $((r * p / 64)) $((10 * r))
-			done
-		} >"$d/run-$r/ends.tsv"
-	done
-}
-scale_made_up() {
-	d=$(mktemp -d)
-	made_up_scale "$d"
-	"$here/scale-report.sh" "$d" >/dev/null && cat "$d/scale.md" &&
-		grep -q '^| 64 | 4096 | 8 | 512 | > 60 | 5.0 | 3 \[2-4\] | 100.0 |$' "$d/scale.md" &&
-		grep -q '^| 512 | 512 | 8 | 4096 | > 60 | 5.0 | 17 \[9-25\] | 100.0 |$' "$d/scale.md" &&
-		grep -q '(256 MiB of hot memory in' "$d/scale.md" &&
-		grep -q '^| 512 | 8 | series | 17 \[9-25\] | 5.7 | 20.0 | 1.0 | 1.0 | 4.3 | NA |$' "$d/scale.md" &&
-		grep -q '^| 64 | 8 | base | > 60 | > 20.0 | 2.0 | 1.0 | 1.0 | 0.0 | NA |$' "$d/scale.md"
-	rc=$?
-	rm -rf "$d"
-	return $rc
-}
-t "scale: VMAs of a constant hot set, medians and ranges over three made-up runs" scale_made_up
-
-# peer.sh --doc-only on made-up DAMON and scale runs: each report becomes
-# DOCDIR/NAME.md with its tables under the headings the README's table
-# directives name and its plots renamed after it; a comparison with no
-# run keeps its page.
-peer_doc_made_up() {
-	peer_dir=$(mktemp -d)
-	for run in damon scale; do
-		mkdir -p "$peer_dir/$run/1"
-		"made_up_$run" "$peer_dir/$run/1"
-		printf 'kernel\tuname\nk\t7.3.4+\n' >"$peer_dir/$run/1/uname.tsv"
-		printf 'made-up %s runs\n' "$run" >"$peer_dir/$run/1/versions.txt"
-		"$here/$run-report.sh" "$peer_dir/$run/1" >/dev/null || { rm -rf "$peer_dir"; return 1; }
-		ln -s 1 "$peer_dir/$run/latest"
-	done
-	# Plots of a real run the made-up ones have no samples for.
-	echo 'made-up plot' >"$peer_dir/damon/1/top-tier.png"
-	[ -s "$peer_dir/scale/1/scale-top-tier.png" ] || echo 'made-up plot' >"$peer_dir/scale/1/scale-top-tier.png"
-	mkdir "$peer_dir/doc"
-	echo 'an earlier walk cost' >"$peer_dir/doc/walk-cost.md"
-	doc=$peer_dir/doc
-	"$here/peer.sh" --doc-only "$peer_dir" "$doc" && ls "$doc" &&
-		awk -f "$here/md-table.awk" -v heading="DAMON peer" "$doc/damon.md" | grep -q '^| 1 | fork-cow |' &&
-		awk -f "$here/md-table.awk" -v heading="The cost per MiB promoted" "$doc/damon.md" | grep -q '^| 1 | fork-cow | - | - | 64 |' &&
-		awk -f "$here/md-table.awk" -v heading="Part by part" "$doc/damon.md" | grep -q '^| 1/db |' &&
-		awk -f "$here/md-table.awk" -v heading="Scenario 5 at scale" "$doc/scale.md" | grep -q '^| 64 | 4096 | 8 |' &&
-		awk -f "$here/md-table.awk" -v heading="What the times are made of" "$doc/scale.md" | grep -q '^| 64 | 8 | series |' &&
-		grep -q '](damon-top-tier[.]png)' "$doc/damon.md" && [ -s "$doc/damon-top-tier.png" ] &&
-		grep -q '](scale[.]png)' "$doc/scale.md" && [ -s "$doc/scale.png" ] &&
-		grep -q 'made-up damon runs' "$doc/damon.md" &&
-		[ "$(cat "$doc/walk-cost.md")" = 'an earlier walk cost' ] && [ ! -e "$doc/damon-tlb.md" ]
-	rc=$?
-	rm -rf "$peer_dir"
-	return $rc
-}
-t "peer-doc: a page per comparison from made-up DAMON and scale runs, each table under its heading" peer_doc_made_up
-t "README and lab/README: generated tables equal what they are made from" \
-	"$here/doc-sync.sh" --check "$top/README.md" "$top/lab/README.md"
-# lab/hunks.tsv: for each series it names (hunk_series), one row for each
-# hunk of its patches 1-5, in order, and the scenarios it names are
-# scenario ids of the lab run.
-hunk_series() {
-	tsv_awk '{ print col("series") }' "$top/lab/hunks.tsv" | uniq
-}
-hunk_table() {
-	for series in $(hunk_series); do
-		sdir=$top/series/$series
-		[ -f "$sdir/series" ] || { echo "lab/hunks.tsv: no series/$series"; return 1; }
-		want=$(for p in 1 2 3 4 5; do
-			f=$(series_patches "$sdir" | sed -n "${p}p")
-			awk -v p="$p" '/^@@ / { printf "%s %d\n", p, ++h } /^-- $/ { exit }' "$sdir/$f"
-		done)
-		got=$(tsv_awk 'col("series") == s { printf "%s %s\n", col("patch"), col("hunk") }' -v s="$series" \
-			"$top/lab/hunks.tsv") || return 1
-		[ "$want" = "$got" ] ||
-			{ printf 'hunks of series/%s:\n%s\nits rows of lab/hunks.tsv:\n%s\n' "$series" "$want" "$got"; return 1; }
-	done
-	ids=" $(scenario_ids lab | tr '\n' ' ')"
-	for s in $(tsv_awk 'col("scenarios") != "-" { print col("scenarios") }' "$top/lab/hunks.tsv"); do
-		case $ids in *" $s "*) ;; *) echo "lab/hunks.tsv: $s is no scenario id of the lab run"; return 1 ;; esac
-	done
-}
-t "lab/hunks.tsv: a row for every hunk of patches 1-5 of each series, naming scenario ids" hunk_table
-
-. "$here/bad-input-tests.sh"
+tap_begin "$LAB_CACHE/check"
+# The tests that need no kernel and no guest (make test) come first.
+fast_tier
 
 # The kernels under test: each series' kernel and the base it is built on.
 mainline=$(series_kernel mainline)
@@ -459,14 +49,12 @@ trap '[ -z "$prebuild_pid" ] || kill_session "$prebuild_pid"' EXIT
 trap 'exit 130' INT TERM
 for sdir in "$top"/series/mainline "$top"/series/queue-6.12; do
 	[ -f "$sdir/series" ] || continue
-	t "$(basename "$sdir"): patch numbers in the subjects match the series file" series_numbers "$sdir"
 	. "$here/series-tests.sh"
 	if [ "$sdir" = "$top/series/mainline" ]; then
 		setsid "$here/kernel.sh" "$mainline_base" >"$logs/prebuild.log" 2>&1 &
 		prebuild_pid=$!
 	fi
 done
-. "$here/tree-tests.sh"
 
 # lab-run.sh exits 3 when the run completed but some verdict failed: those
 # are counted row by row below.  Its scenarios: suite check, or full
@@ -793,12 +381,4 @@ if [ -n "${CHECK_FULL:-}" ]; then
 		"$("$here/kernel.sh" --tree "$mainline")" ${numab_fields%% *}
 fi
 
-# Caches and tools' leftovers go to $LAB_CACHE, never into the work tree.
-t "the tests leave the work tree as they found it" \
-	sh -c 'now=$(git -C "$1" status --porcelain --ignored); [ "$now" = "$2" ] ||
-		{ printf "before:\n%s\nafter:\n%s\n" "$2" "$now"; false; }' - "$top" "$worktree_before"
-
-[ "$known" -eq 0 ] || printf '# %d known problems (TODO above), not counted as failed\n' "$known"
-printf '1..%d\n' "$n"
-printf '%d passed, %d failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+tap_end

@@ -1,7 +1,7 @@
 # shellcheck shell=sh
-# shellcheck disable=SC2154 # $here, $top, $logs, refused(): set by check.sh, which sources this
+# shellcheck disable=SC2154 # $scripts, $top, $logs, refused(): set by the runner, which sources this
 # SPDX-License-Identifier: GPL-2.0
-# tree-tests.sh: sourced by check.sh.  The series workflow of the README
+# tree.sh: the fast tier's tests of the series workflow of the README
 # (make tree, edit and commit there, make export) on scratch trees: a
 # tree holding work is never made again, a changed base is honoured, an
 # export round-trips byte for byte, and bad names are refused before
@@ -33,8 +33,8 @@ tt_setup() {
 		mkdir "$tt/$tt_name" && : >"$tt/$tt_name/series" &&
 		printf 'mm: a and c\n\nTwo patches.\n' >"$tt/$tt_name.cover" &&
 		printf 'subject-prefix: PATCH v2\n' >"$tt/$tt_name.conf" &&
-		"$here/export-series.sh" "$tt/w" "$tt/$tt_name" >/dev/null &&
-		"$here/series-tree.sh" "$tt/$tt_name" "$tt_base" HEAD "$tt/t" >/dev/null
+		"$scripts/export-series.sh" "$tt/w" "$tt/$tt_name" >/dev/null &&
+		"$scripts/series-tree.sh" "$tt/$tt_name" "$tt_base" HEAD "$tt/t" >/dev/null
 }
 tt_cleanup() {
 	rm -rf "$tt"
@@ -58,7 +58,7 @@ keeps_work() {
 	[ "$1" = uncommitted ] || git -C "$tt/t" -c user.name=lab -c user.email=lab@localhost commit -qam work
 	before=$(tt_state)
 	tt_change_series
-	refused "$1" "$here/series-tree.sh" "$tt/$tt_name" "$tt_base" HEAD "$tt/t" &&
+	refused "$1" "$scripts/series-tree.sh" "$tt/$tt_name" "$tt_base" HEAD "$tt/t" &&
 		[ "$(tt_state)" = "$before" ] || { echo "the work in the tree is gone"; false; }
 	rc=$?
 	tt_cleanup
@@ -81,7 +81,7 @@ remade() {
 		[ "$1" != "series, no HEAD recorded" ] || rm "$(git -C "$tt/t" rev-parse --absolute-git-dir)/lab-head"
 		tt_change_series
 	fi
-	"$here/series-tree.sh" "$tt/$tt_name" "$tt_base" "$ref" "$tt/t" &&
+	"$scripts/series-tree.sh" "$tt/$tt_name" "$tt_base" "$ref" "$tt/t" &&
 		git -C "$tt/t" merge-base --is-ancestor "$ref" HEAD &&
 		[ "$(git -C "$tt/t" log --reverse --format=%aD "$ref..HEAD" | head -n 1)" = \
 			"$(sed -n 's/^Date: //p' "$tt/$tt_name/$(series_patches "$tt/$tt_name" 1)")" ] ||
@@ -106,8 +106,8 @@ export_edit() {
 	file=$(awk '/^diff --git / { f = substr($4, 3) } /^new file mode/ { print f; exit }' "$tt/$tt_name/$last")
 	echo '/* an edit */' >>"$tt/t/$file"
 	git -C "$tt/t" -c user.name=lab -c user.email=lab@localhost commit -q --amend --no-edit -a &&
-		"$here/export-series.sh" "$tt/t" "$tt/$tt_name" && cp -r "$tt/$tt_name" "$tt/once" &&
-		"$here/export-series.sh" "$tt/t" "$tt/$tt_name" || { tt_cleanup; return 1; }
+		"$scripts/export-series.sh" "$tt/t" "$tt/$tt_name" && cp -r "$tt/$tt_name" "$tt/once" &&
+		"$scripts/export-series.sh" "$tt/t" "$tt/$tt_name" || { tt_cleanup; return 1; }
 	diff -r "$tt/once" "$tt/$tt_name" || { echo "a second export changed the series"; tt_cleanup; return 1; }
 	changed=$(diff -rq "$tt/before" "$tt/$tt_name" | sed 's#.*/\([^/]*\) differ$#\1#' | sort | tr '\n' ' ')
 	echo "changed: $changed"

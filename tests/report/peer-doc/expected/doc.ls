@@ -1,0 +1,6 @@
+damon-top-tier.png
+damon.md
+scale-top-tier.png
+scale.md
+scale.png
+walk-cost.md
