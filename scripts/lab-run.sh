@@ -11,7 +11,10 @@
 # own report, and reports the median and range of the N runs
 # (scripts/repeat-report.sh); 1 (the default) is the single run as ever.
 # $LAB_CPU=1 runs every workload under damon-run, which accounts its CPU
-# time ("@@ cpu" lines, cpu.tsv).
+# time ("@@ cpu" lines, cpu.tsv).  $LAB_NOTIFIER=1 boots the notifier
+# variant of each kernel (kconfig/notifier.config) with lab/notifier's
+# module built for it, which counts the MMU-notifier invalidations and
+# secondary-TLB flushes of each workload's mm ("@@ notify", notify.tsv).
 # Nothing is left half-written: a failed run leaves RESULTS/latest alone.
 # Exit status: 0 all verdicts pass, 3 some verdict failed, else the run failed.
 set -eu
@@ -30,16 +33,22 @@ case ${LAB_CPU:-1} in
 1) ;;
 *) die "LAB_CPU=$LAB_CPU: 1 accounts the workloads' CPU time, unset does not" ;;
 esac
+case ${LAB_NOTIFIER:-} in
+'' | 1) ;;
+*) die "LAB_NOTIFIER=$LAB_NOTIFIER: 1 counts the workloads' MMU-notifier invalidations, unset does not" ;;
+esac
 
 run_guest lab
+[ -z "${LAB_NOTIFIER:-}" ] || run_notifier
 run_build "$@"
 run_dir=$(run_start "$results")
 kernels=$*
 # boot_all DIR: every kernel once, into DIR.
 boot_all() {
 	for k in $kernels; do
+		[ -z "${LAB_NOTIFIER:-}" ] || run_notifier_initrd "$k"
 		run_boot "$1" "$k" "lab.scenarios=$scenarios" ${LAB_SECS:+"lab.secs=$LAB_SECS"} \
-			${LAB_CPU:+"lab.cpu=$LAB_CPU"}
+			${LAB_CPU:+"lab.cpu=$LAB_CPU"} ${LAB_NOTIFIER:+"lab.notifier=$LAB_NOTIFIER"}
 		run_parse "$1" "$k"
 	done
 }

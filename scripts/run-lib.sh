@@ -29,7 +29,7 @@ run_tab=$(printf '\t')
 # The command of this run, for its reports (run_versions): the script, its
 # arguments and the variables that select what it runs.
 run_command="${0##*/}${*:+ $*}"
-for _v in SCENARIOS DAMON_SCENARIOS LAB_SECS REPEAT SCALE_GRID SCALE_SECS KSRC; do
+for _v in SCENARIOS DAMON_SCENARIOS LAB_SECS REPEAT SCALE_GRID SCALE_SECS KSRC LAB_NOTIFIER; do
 	eval "_val=\${$_v:-}"
 	[ -z "$_val" ] || run_command="$_v=\"$_val\" $run_command"
 done
@@ -125,6 +125,24 @@ run_guest() {
 	"$here/mkdisk.sh" "$run_disk" "$_bin/disk"
 }
 
+# run_notifier: the kernels of this run are their notifier variants
+# (kconfig/notifier.config, which run_build and run_boot add), and
+# run_notifier_initrd gives each its module.
+run_notifier() {
+	run_frags=$here/../kconfig/notifier.config
+	run_lab_initrd=$run_initrd
+}
+
+# run_notifier_initrd KERNEL: $run_initrd is the run's initramfs with
+# lab/notifier's module built for KERNEL (notifier-module.sh), made once
+# a kernel.
+run_notifier_initrd() {
+	run_initrd=$run_guest_dir/initrd-$1.gz
+	[ ! -s "$run_initrd" ] || return 0
+	_ko=$("$here/notifier-module.sh" "$1") || exit 1
+	"$here/mkinitramfs.sh" --module "$run_initrd" "$run_lab_initrd" "$_ko"
+}
+
 # Lines "KERNEL<tab>BZIMAGE" of the kernels run_build built for this run.
 run_built=
 
@@ -156,10 +174,10 @@ run_build_pid=
 
 # What the guests of a run run, and how their consoles are read: a
 # repeated run that goes on after an interruption must have the same.
-run_inputs="lab/guest lab/scenarios.tsv series kconfig scripts/kernels.tsv
+run_inputs="lab/guest lab/notifier lab/scenarios.tsv series kconfig scripts/kernels.tsv
 	scripts/bases.tsv scripts/build-kernel.sh scripts/mkinitramfs.sh
 	scripts/mkdisk.sh scripts/run-guest.sh scripts/parse-console.awk
-	scripts/at-line.awk"
+	scripts/at-line.awk scripts/notifier-module.sh"
 
 # run_key: the command of this run and a checksum of its inputs (the
 # files of $run_inputs, their names and contents).

@@ -14,6 +14,14 @@
 #   control_seqs_per_min  the same in the control row
 #   t90, control_t90    seconds until the hot VMA was 90 % on the top tier
 #                       (-1: never)
+#   inval_per_s, control_inval_per_s  MMU_NOTIFY_PROTECTION_VMA
+#                       invalidations of the workload's mm a second, what
+#                       a secondary MMU (KVM) is told to zap: the walks'
+#   inval_mib_per_s     the MiB those invalidations cover, a second
+#   tlb_per_s           the TLB flushes of its mm that reach a secondary
+#                       TLB, a second (of a range and of the whole mm)
+#                       These four from RUN/notify.tsv, a run made with
+#                       LAB_NOTIFIER=1 (lab/notifier), else NA.
 # DIR/walk-cost.tsv holds their median and range over the runs (kernel,
 # scenario, column, n, median, min, max: scripts/repeat.awk), and
 # DIR/walk-cost.md the tables, one per mode, base vs series.
@@ -36,6 +44,15 @@ done
 tsv_awk 'index(col("id"), scn ".") == 1 { n++ } END { exit !n }' -v scn="$scenario" "$table" ||
 	die "lab/scenarios.tsv has no row $scenario.N"
 
+# The notifier counts: in every run, or in none.
+notify=
+for r in $runs; do
+	[ -s "$r/notify.tsv" ] && notify=1
+done
+for r in $runs; do
+	[ -z "$notify" ] || [ -s "$r/notify.tsv" ] || die "$r/notify.tsv: missing, where other runs have one"
+done
+
 for r in $runs; do
 	tsv_awk '
 	FILENAME ~ /scenarios\.tsv$/ {
@@ -47,6 +64,16 @@ for r in $runs; do
 		next
 	}
 	!(col("scenario") in mode) { next }
+	FILENAME ~ /notify\.tsv$/ {
+		k = col("kernel"); s = col("scenario"); e = col("event")
+		if (e == "protection_vma") {
+			inv[k, s] = sprintf("%.2f", col("calls") / col("secs"))
+			invb[k, s] = sprintf("%.2f", col("bytes") / col("secs") / 1048576)
+		} else if (e == "tlb" || e == "tlb_all") {
+			tlb[k, s] += col("calls") / col("secs")
+		}
+		next
+	}
 	FILENAME ~ /cpu\.tsv$/ {
 		k = col("kernel")
 		if (!(k in seen)) { seen[k]; kernels[++nk] = k }
@@ -59,8 +86,9 @@ for r in $runs; do
 		t90[k, col("scenario")] = col("t90")
 		secs[k, col("scenario")] = col("secs")
 	}
+	function na(a, k, s) { return (k, s) in a ? a[k, s] : "NA" }
 	END {
-		print "kernel\tscenario\tmode\tcontrol\tcpu_ms_per_s\tcontrol_cpu_ms_per_s\twalk_cpu_ms_per_s\tseqs_per_min\tcontrol_seqs_per_min\tt90\tcontrol_t90\tsecs"
+		print "kernel\tscenario\tmode\tcontrol\tcpu_ms_per_s\tcontrol_cpu_ms_per_s\twalk_cpu_ms_per_s\tseqs_per_min\tcontrol_seqs_per_min\tt90\tcontrol_t90\tsecs\tinval_per_s\tcontrol_inval_per_s\tinval_mib_per_s\ttlb_per_s"
 		for (j = 1; j <= nids; j++)
 			if (control[ids[j]])
 				ctl[mode[ids[j]]] = ids[j]
@@ -71,12 +99,13 @@ for r in $runs; do
 				if (control[s] || !(mode[s] in ctl) || !((k, s) in cpu))
 					continue
 				c = ctl[mode[s]]
-				printf "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\n", k, s, mode[s], c,
+				printf "%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k, s, mode[s], c,
 					cpu[k, s], cpu[k, c], cpu[k, s] - cpu[k, c], seqs[k, s], seqs[k, c], t90[k, s], t90[k, c],
-					secs[k, s]
+					secs[k, s], na(inv, k, s), na(inv, k, c), na(invb, k, s),
+					(k, s) in tlb ? sprintf("%.2f", tlb[k, s]) : "NA"
 			}
 		}
-	}' -v scn="$scenario" "$table" "$r/cpu.tsv" "$r/ends.tsv" >"$r/walk.tsv"
+	}' -v scn="$scenario" "$table" "$r/cpu.tsv" "$r/ends.tsv" ${notify:+"$r/notify.tsv"} >"$r/walk.tsv"
 	[ "$(wc -l <"$r/walk.tsv")" -gt 1 ] || die "$r: no pair of scenario $scenario rows with and without cold VMAs"
 done
 
@@ -96,7 +125,9 @@ NUMA balancing scans in task_numa_work() on the workload's own threads.
 The control row has no cold VMAs; what the cold VMAs cost is the
 difference, run by run, "below the control" when the control took more
 (the noise of the accounting).  The hot VMA's seconds to 90 % on the top
-tier are at the guest's sampling step (1 s), rounded up.
+tier are at the guest's sampling step (1 s), rounded up.  With
+LAB_NOTIFIER=1, the MMU-notifier invalidations and secondary-TLB
+flushes of the workload's mm (lab/notifier: what KVM would be told).
 
 EOT
 	tsv_awk '
@@ -142,6 +173,12 @@ EOT
 			line("the same in the control", s, "control_seqs_per_min")
 			line("hot VMA: seconds to 90 %", s, "t90", 1)
 			line("the same in the control", s, "control_t90", 1)
+			if ((base, s, "inval_per_s") in m) {
+				line("MMU-notifier invalidations a second (protection_vma)", s, "inval_per_s")
+				line("the same in the control", s, "control_inval_per_s")
+				line("the MiB they cover, a second", s, "inval_mib_per_s")
+				line("TLB flushes a secondary TLB is told of, a second", s, "tlb_per_s")
+			}
 			print ""
 		}
 	}' -f "$here/t90.awk" "$dir/kernels.tsv" "$table" "$dir/walk-cost.tsv"

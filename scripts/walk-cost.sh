@@ -6,7 +6,9 @@
 # time accounted (LAB_CPU=1), $REPEAT runs of each kernel (default 5), the
 # kernels taking turns (scripts/lab-run.sh).  Writes the lab run into
 # RESULTS/<date> (RESULTS/latest) and there walk-cost.tsv and
-# walk-cost.md (scripts/walk-cost-report.sh).
+# walk-cost.md (scripts/walk-cost-report.sh).  LAB_NOTIFIER=1 adds the
+# MMU-notifier invalidations and secondary-TLB flushes of the workloads'
+# mms (lab/notifier, on the notifier variants of the kernels).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
