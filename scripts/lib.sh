@@ -256,9 +256,12 @@ guest_bin() {
 
 # ---- lab/scenarios.tsv ----------------------------------------------
 
-# scenarios_awk PROGRAM_TEXT [-v VAR=VALUE...]: tsv_awk on lab/scenarios.tsv.
+# scenarios_awk PROGRAM_TEXT [-v VAR=VALUE...]: tsv_awk on lab/scenarios.tsv,
+# with the selection rule (lab/guest/selection.awk).
 scenarios_awk() {
-	tsv_awk "$@" "${here:?}/../lab/scenarios.tsv"
+	_sprog=$1
+	shift
+	tsv_awk "$_sprog" -f "${here:?}/../lab/guest/selection.awk" "$@" "$here/../lab/scenarios.tsv"
 }
 
 # scenario_tools: the rows of lab/scenarios.tsv whose program is a Debian
@@ -285,8 +288,7 @@ suite_selection() {
 				printf "lab/scenarios.tsv: scenario %s: suites \"%s\" is not demo, check, both (comma separated) or -\n", col("id"), col("suites") >"/dev/stderr"
 				bad = 1
 			}
-			g = col("id")
-			sub(/\..*/, "", g)
+			g = selection_group(col("id"))
 			if (!(g in seen))
 				order[++ng] = g
 			seen[g] = 1
@@ -317,12 +319,13 @@ suite_selection() {
 
 # scenario_ids RUN [SELECTION...]: the ids of run RUN's rows the
 # selections take (all of RUN's without one), one a line, table order.  A
-# selection N takes id N and the ids "N.*"; one that takes none is an error.
+# selection takes what lab/guest/selection.awk says; one that takes none
+# is an error.
 scenario_ids() {
 	_run=$1
 	shift
 	for _s in "$@"; do
-		scenarios_awk 'col("run") == r && (col("id") "" == s "" || index(col("id"), s ".") == 1) { f = 1 }
+		scenarios_awk 'col("run") == r && selection_takes(s, col("id")) { f = 1 }
 			END { exit !f }' -v r="$_run" -v s="$_s" ||
 			die "unknown scenario '$_s' (the $_run run's scenarios: $(suite_selection "$_run" full | tr '\n' ' ' | sed 's/ $//'); see lab/scenarios.tsv)"
 	done
@@ -330,7 +333,7 @@ scenario_ids() {
 		col("run") == r {
 			id = col("id")
 			for (i = 1; i <= n; i++)
-				if (id "" == s[i] "" || index(id, s[i] ".") == 1)
+				if (selection_takes(s[i], id))
 					break
 			if (n == 0 || i <= n)
 				print id

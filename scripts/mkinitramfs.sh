@@ -3,7 +3,8 @@
 # mkinitramfs.sh [--tools] OUT BINDIR [KSFT_BINDIR]: pack the lab guest into the
 # gzip'ed newc cpio OUT: busybox-static (/bin), lab/guest/init.sh as /init
 # with the files it sources (lab/guest/run-*.sh) and the scenario table
-# with its reader (lab/scenarios.tsv, scripts/tsv.awk, lab/guest/scenarios.awk)
+# with its reader (lab/scenarios.tsv, scripts/tsv.awk, lab/guest/selection.awk
+# and scenarios.awk)
 # in /lab, the guest programs (BINDIR/*, from make -C lab/guest) in /lab/bin,
 # and, when given, the mm kselftests and their plan (KSFT_BINDIR/*, from
 # lab/kselftest/build.sh) in /lab/ksft.  lab.run= on the kernel command
@@ -65,7 +66,7 @@ for applet in $("$busybox" --list); do
 done
 cp "$lab/guest/init.sh" "$root/init"
 chmod 0755 "$root/init"
-cp "$lab/guest"/run-*.sh "$lab/guest/scenarios.awk" "$lab/scenarios.tsv" "$here/tsv.awk" "$root/lab/"
+cp "$lab/guest"/run-*.sh "$lab/guest/selection.awk" "$lab/guest/scenarios.awk" "$lab/scenarios.tsv" "$here/tsv.awk" "$root/lab/"
 find "$bindir" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/lab/bin/" \;
 if [ -n "$ksftdir" ]; then
 	mkdir -p "$root/lab/ksft"

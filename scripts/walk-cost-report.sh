@@ -41,7 +41,7 @@ for r in $runs; do
 	done
 done
 
-tsv_awk 'index(col("id"), scn ".") == 1 { n++ } END { exit !n }' -v scn="$scenario" "$table" ||
+scenarios_awk 'selection_takes(scn, col("id")) { n++ } END { exit !n }' -v scn="$scenario" ||
 	die "lab/scenarios.tsv has no row $scenario.N"
 
 # The notifier counts: in every run, or in none.
@@ -56,7 +56,7 @@ done
 for r in $runs; do
 	tsv_awk '
 	FILENAME ~ /scenarios\.tsv$/ {
-		if (index(col("id"), scn ".") == 1) {
+		if (selection_takes(scn, col("id"))) {
 			ids[++nids] = col("id")
 			mode[col("id")] = col("mode")
 			control[col("id")] = col("args") ~ /(^| )-n 0( |$)/
@@ -105,7 +105,7 @@ for r in $runs; do
 					(k, s) in tlb ? sprintf("%.2f", tlb[k, s]) : "NA"
 			}
 		}
-	}' -v scn="$scenario" "$table" "$r/cpu.tsv" "$r/ends.tsv" ${notify:+"$r/notify.tsv"} >"$r/walk.tsv"
+	}' -f "$here/../lab/guest/selection.awk" -v scn="$scenario" "$table" "$r/cpu.tsv" "$r/ends.tsv" ${notify:+"$r/notify.tsv"} >"$r/walk.tsv"
 	[ "$(wc -l <"$r/walk.tsv")" -gt 1 ] || die "$r: no pair of scenario $scenario rows with and without cold VMAs"
 done
 

@@ -174,7 +174,7 @@ parse_cmdline() {
 # scenario_rows RUN [SELECTIONS]: the rows of RUN to execute, one a line:
 # ID PROGRAM MODE ARGS, tab-separated (scenarios.awk).
 scenario_rows() {
-	awk -f "$LAB/tsv.awk" -f "$LAB/scenarios.awk" -v run="$1" -v sel="$2" \
+	awk -f "$LAB/tsv.awk" -f "$LAB/selection.awk" -f "$LAB/scenarios.awk" -v run="$1" -v sel="$2" \
 		"$LAB/scenarios.tsv"
 }
 

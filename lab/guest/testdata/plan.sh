@@ -16,10 +16,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 mkdir "$work/bin" "$work/lab"
 cp "$table" "$work/lab/scenarios.tsv"
-cp "$top/scripts/tsv.awk" "$top/lab/guest/scenarios.awk" "$top/lab/guest/run-tools.sh" "$work/lab/"
+cp "$top/scripts/tsv.awk" "$top/lab/guest/selection.awk" "$top/lab/guest/scenarios.awk" "$top/lab/guest/run-tools.sh" "$work/lab/"
 printf '#!/bin/sh\necho "RUN ${0##*/} $*"\n' >"$work/bin/stand-in"
 chmod +x "$work/bin/stand-in"
-for p in $(awk -f "$top/scripts/tsv.awk" -f "$top/lab/guest/scenarios.awk" "$table" | cut -f 2) damon-run; do
+for p in $(awk -f "$top/scripts/tsv.awk" -f "$top/lab/guest/selection.awk" -f "$top/lab/guest/scenarios.awk" "$table" | cut -f 2) damon-run; do
 	ln -sf stand-in "$work/bin/$p"
 done
 while IFS= read -r cmdline; do
