@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# doc-sync.sh [--check] FILE...: keep the generated parts of Markdown files
-# equal to what they are generated from.  Two directives, each alone on a
+# doc-sync.sh [--check] [FILE...]: keep the generated parts of Markdown
+# files (default: the repository's documents, $docs below) equal to what
+# they are generated from.  Two directives, each alone on a
 # line:
 #   <!-- code PATH -->       the fenced block that follows (``` ... ```)
 #                            holds PATH (relative to the repository) as is
@@ -18,7 +19,10 @@ top=$(cd "$here/.." && pwd)
 
 check=
 [ "${1:-}" = --check ] && { check=1; shift; }
-[ $# -gt 0 ] || die "usage: doc-sync.sh [--check] FILE..."
+# The documents with generated parts.
+docs="README.md lab/README.md doc/results.md tests/README.md"
+# shellcheck disable=SC2086 # one path a word
+[ $# -gt 0 ] || { cd "$top" && set -- $docs; }
 status=0
 for f in "$@"; do
 	[ -f "$f" ] || die "$f: no such file"

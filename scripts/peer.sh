@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# peer.sh [--doc-only] RESULTS DOCDIR: the comparisons the README shows
+# peer.sh [--doc-only] RESULTS DOCDIR: the comparisons doc/results.md shows
 # beyond the lab run (the table below, one a line), each run into
 # RESULTS/NAME, then its report copied to DOCDIR/NAME.md with the plots it
 # shows (DOCDIR/NAME-PLOT, or PLOT when that already starts with NAME).

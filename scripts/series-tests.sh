@@ -159,7 +159,7 @@ fi
 # make check-full: the prefixes of mainline with the lab config, the other
 # configs, sparse and the arm64 cross build, and those of the stable queue
 # with the lab config and NUMA_BALANCING=n (none fits in make check's hour
-# beside the lab run's two kernels; see README).
+# beside the lab run's two kernels; see tests/README.md).
 case $sname in
 mainline) cfgs="${CHECK_FULL:+lab no-numa-balancing no-numa no-thp sparse arm64}" ;;
 *) cfgs="${CHECK_FULL:+lab no-numa-balancing}" ;;
