@@ -7,6 +7,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 top=$(cd "$here/.." && pwd)
 
 # shellcheck disable=SC2034 # read by tests/tap.sh

@@ -22,6 +22,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 . "$here/run-lib.sh"
 
 results=${1:?usage: damon-demo.sh RESULTS}

@@ -5,6 +5,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 
 check=
 [ "${1:-}" = --check ] && { check=1; shift; }

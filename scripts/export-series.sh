@@ -16,6 +16,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 
 tree=${1:?usage: export-series.sh TREE SERIESDIR}
 sdir=${2:?usage: export-series.sh TREE SERIESDIR}

@@ -12,6 +12,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 
 usage="usage: kernel.sh [--tree | --build] NAME [FRAGMENT...]"
 tree_only=

@@ -10,6 +10,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 
 usage="usage: kernels.sh kernel|demo|tree|mbox SERIES"
 cmd=${1:?$usage}

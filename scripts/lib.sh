@@ -7,6 +7,19 @@ export LAB_CACHE
 
 prog=${0##*/}
 
+# script_help "$@": an entry point's -h and --help: print the running
+# script's header comment (after its SPDX line, up to the first line that
+# is not a comment), its usage, and exit.  Every script the Makefile
+# calls has it.
+script_help() {
+	case ${1:-} in
+	-h | --help)
+		sed -n '3,/^[^#]/{ /^#/s/^# \{0,1\}//p; }' "$0"
+		exit 0
+		;;
+	esac
+}
+
 die() {
 	printf '%s: error: %s\n' "$prog" "$*" >&2
 	exit 1

@@ -6,6 +6,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 
 sdir=${1:?usage: mbox.sh SERIESDIR OUT}
 out=${2:?usage: mbox.sh SERIESDIR OUT}

@@ -13,6 +13,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 
 # NAME, the scenarios it runs ("-": the script's default), the script,
 # its report in RESULTS/NAME/latest.  damon-tlb: scenario 3 under DAMON

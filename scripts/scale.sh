@@ -16,6 +16,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 . "$here/run-lib.sh"
 
 results=${1:?usage: scale.sh RESULTS}

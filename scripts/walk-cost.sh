@@ -12,6 +12,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 . "$here/run-lib.sh"
 
 results=${1:?usage: walk-cost.sh RESULTS}

@@ -9,13 +9,13 @@ top=$(dirname "$scripts")
 # shellcheck disable=SC2034 # read by scripts/lib.sh
 here=$scripts
 . "$scripts/lib.sh"
+script_help "$@"
 . "$top/tests/tap.sh"
 
 only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) [ $# -ge 2 ] || die "-t needs a category: $fast_categories"; only="$only $2"; shift 2 ;;
-	-h | --help) sed -n '3,5s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown argument '$1'; usage: tests/fast.sh [-t CATEGORY]..." ;;
 	esac
 done

@@ -114,3 +114,16 @@ for sdir in "$top"/series/mainline "$top"/series/queue-6.12; do
 	[ -f "$sdir/series" ] || continue
 	t "$(basename "$sdir"): patch numbers in the subjects match the series file" series_numbers "$sdir"
 done
+# The entry points, the scripts the Makefile calls: -h prints the usage
+# from the header comment and exits 0, touching nothing.
+entry_help() {
+	rc=0
+	for f in $(grep -o '\(scripts\|tests\)/[a-z0-9-]*\.sh' "$top/Makefile" | sort -u); do
+		[ -x "$top/$f" ] || continue
+		want=$(sed -n '3s/^# \{0,1\}//p' "$top/$f")
+		got=$("$top/$f" -h | head -n 1) || { echo "$f -h fails"; rc=1; continue; }
+		[ "$got" = "$want" ] || { echo "$f -h: '$got', not its header's '$want'"; rc=1; }
+	done
+	return $rc
+}
+t "every entry point of the Makefile answers -h with the usage of its header" entry_help
