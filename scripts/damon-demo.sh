@@ -87,24 +87,10 @@ one_run() {
 verdicts() {
 	"$here/report.sh" "$1" "$here/../lab/expect.tsv" "$expect_damon"
 }
-status=0
-if [ "$repeat" -eq 1 ]; then
-	one_run "$run_dir"
-	run_versions "$run_dir" >"$run_dir/versions.txt"
-	verdicts "$run_dir" || status=$?
-	[ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
-else
-	# one_run_checked DIR: one run, and its verdicts.
-	one_run_checked() {
-		one_run "$1"
-		verdicts "$1" >/dev/null || [ $? -eq 3 ] || exit 1
-	}
-	run_runs one_run_checked
-	[ ! -f "$run_dir/run-1/top-tier.png" ] || cp "$run_dir/run-1/top-tier.png" "$run_dir/top-tier.png"
-	run_versions "$run_dir" >"$run_dir/versions.txt"
-	"$here/repeat-report.sh" "$run_dir" || status=$?
-	[ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
-fi
+run_experiment one_run verdicts
+# shellcheck disable=SC2154 # set by run_experiment
+status=$run_status
+[ "$repeat" -eq 1 ] || [ ! -f "$run_dir/run-1/top-tier.png" ] || cp "$run_dir/run-1/top-tier.png" "$run_dir/top-tier.png"
 "$here/damon-report.sh" "$run_dir" || die "damon-report.sh failed on $run_dir"
 final=$(run_publish "$run_dir" "$results")
 step "DAMON peer: $final/damon.md, table: damon-summary.tsv, plot: top-tier.png (also $results/latest/)"

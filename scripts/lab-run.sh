@@ -54,23 +54,14 @@ boot_all() {
 	done
 }
 
-# report.sh exits 3 when a verdict failed: the run is still published.
-status=0
-if [ "$repeat" -eq 1 ]; then
-	boot_all "$run_dir"
-	run_versions "$run_dir" >"$run_dir/versions.txt"
-	"$here/report.sh" "$run_dir" || status=$?
-else
-	# one_run DIR: every kernel once into DIR, and its verdicts.
-	one_run() {
-		boot_all "$1"
-		"$here/report.sh" "$1" >/dev/null || [ $? -eq 3 ] || exit 1
-	}
-	run_runs one_run
-	run_versions "$run_dir" >"$run_dir/versions.txt"
-	"$here/repeat-report.sh" "$run_dir" || status=$?
-fi
-[ $status -eq 0 ] || [ $status -eq 3 ] || exit $status
+# verdicts DIR: report.sh, which exits 3 when a verdict failed: the run
+# is still published.
+verdicts() {
+	"$here/report.sh" "$1"
+}
+run_experiment boot_all verdicts
+# shellcheck disable=SC2154 # set by run_experiment
+status=$run_status
 run_publish "$run_dir" "$results" >/dev/null
 if [ "$repeat" -eq 1 ]; then
 	step "report: $results/latest/report.md, table: $results/latest/summary.tsv, plot: $results/latest/top-tier.png"

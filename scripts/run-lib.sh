@@ -251,6 +251,34 @@ run_runs() {
 	cp "$run_dir/run-1/kernels.tsv" "$run_dir/kernels.tsv"
 }
 
+# run_experiment ONE_RUN [VERDICTS]: the runs of an experiment into
+# $run_dir (run_start): ONE_RUN DIR once, or $REPEAT times, into
+# $run_dir/run-R (run_runs).  VERDICTS DIR, when given, judges a run
+# (report.sh's exit status: 3, a verdict failed, still counts as a run),
+# and with $REPEAT the medians and ranges of the runs judge the whole
+# (repeat-report.sh).  Then DIR/versions.txt.  $run_status: 0, or 3
+# when a verdict failed; any other failure exits.  (Not a return status:
+# a caller's "|| status=$?" would turn set -e off in ONE_RUN.)
+run_experiment() {
+	run_exp_one=$1 run_exp_verdicts=${2:-}
+	run_status=0
+	if [ "$(run_repeat)" -eq 1 ]; then
+		"$run_exp_one" "$run_dir"
+		run_versions "$run_dir" >"$run_dir/versions.txt"
+		[ -z "$run_exp_verdicts" ] || "$run_exp_verdicts" "$run_dir" || run_status=$?
+	else
+		run_runs run_experiment_one
+		run_versions "$run_dir" >"$run_dir/versions.txt"
+		[ -z "$run_exp_verdicts" ] || "$here/repeat-report.sh" "$run_dir" || run_status=$?
+	fi
+	[ $run_status -eq 0 ] || [ $run_status -eq 3 ] || exit $run_status
+}
+# run_experiment_one DIR: one of run_experiment's repeated runs, judged.
+run_experiment_one() {
+	"$run_exp_one" "$1"
+	[ -z "$run_exp_verdicts" ] || "$run_exp_verdicts" "$1" >/dev/null || [ $? -eq 3 ] || exit 1
+}
+
 # run_boot DIR KERNEL [ARG...]: build KERNEL, boot it in the guest of
 # run_guest with guest arguments ARG, its console in DIR/KERNEL.console;
 # record it in DIR/kernels.tsv and DIR/uname.tsv.  Returns run-guest.sh's

@@ -88,12 +88,7 @@ one_run() {
 		run_parse "$1" "$k"
 	done
 }
-if [ "$repeat" -eq 1 ]; then
-	one_run "$run_dir"
-else
-	run_runs one_run
-fi
-run_versions "$run_dir" >"$run_dir/versions.txt"
+run_experiment one_run
 "$here/scale-report.sh" "$run_dir" || die "scale-report.sh failed on $run_dir"
 final=$(run_publish "$run_dir" "$results")
 step "scale: $final/scale.md, table: scale.tsv, plot: scale.png (also $results/latest/)"
