@@ -18,7 +18,7 @@ FAST_CATEGORIES := $(shell sed -n 's/^fast_categories="\(.*\)"$$/\1/p' tests/tap
 
 # What the scripts set for each other, not for users: every other variable
 # a script reads is in make help (check.sh tests it).
-INTERNAL_VARS := CHECK_FULL CROSS_COMPILE LAB_LOOSE_CONFIG LAB_SUITE LAB_TARGETS
+INTERNAL_VARS := CHECK_FULL CROSS_COMPILE LAB_LOOSE_CONFIG LAB_SUITE LAB_TARGETS STUCK_ROOT
 
 # The Debian packages the lab needs (make deps installs them as root).
 DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
@@ -26,7 +26,7 @@ DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
 	sparse gcc-aarch64-linux-gnu b4 file libnuma-dev python3-ply python3-git shellcheck e2fsprogs \
 	stress-ng trinity
 
-.PHONY: help deps demo demo-stable demo-damon scale walk-cost peer peer-doc test check check-full tree export mbox kernels clean-results
+.PHONY: help deps demo demo-stable demo-damon scale walk-cost peer peer-doc stuck test check check-full tree export mbox kernels clean-results
 
 help:
 	@echo 'Targets:'
@@ -45,6 +45,8 @@ help:
 	@echo '  make peer          demo-damon, the same for scenarios 0-3 and 18 (damon-tlb), scale and'
 	@echo '                     walk-cost into $(RESULTS)/NAME, then a page of each in doc/peer/NAME.md'
 	@echo '  make peer-doc      doc/peer/ again from the latest runs in $(RESULTS)'
+	@echo '  make stuck PID=N   on this machine, no guest: which memory of process N is on a lower'
+	@echo '                     memory tier and what keeps it there (host/stuck.sh; SECS=N: trace, root)'
 	@echo '  make test          the tests that need no kernel and no guest, in a few minutes (TAP)'
 	@echo '  make check         make test, then the series on their bases, the lab and the kselftests'
 	@echo '                     (TAP); ends with "N passed, N failed"'
@@ -73,6 +75,7 @@ help:
 	@echo '  SCALE_HOT_MIB     scale: the hot set of every point, split evenly into its VMAs (default 256)'
 	@echo '  CATEGORY          make test: only these categories ($(FAST_CATEGORIES))'
 	@echo '  BLESS             make test: 1 writes the reports of tests/report/*/ into their expected/'
+	@echo '  PID, SECS         make stuck: the process, and seconds of the scanner'"'"'s skip reasons to record'
 	@echo '  RESULTS           where the runs write their results (now: $(RESULTS))'
 	@echo '  KSRC              a kernel git tree to use as the base instead of Debian'"'"'s'
 	@echo '  LAB_CACHE         downloads, trees, builds, check results'
@@ -116,6 +119,12 @@ peer:
 
 peer-doc:
 	@scripts/peer.sh --doc-only $(RESULTS) doc/peer
+
+PID ?=
+SECS ?=
+stuck:
+	@test -n "$(PID)" || { echo 'make: error: make stuck PID=N: the process to look at' >&2; exit 1; }
+	@host/stuck.sh $(if $(SECS),-t $(SECS)) $(PID)
 
 test:
 	@scripts/deps.sh $(DEPS)

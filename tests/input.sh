@@ -39,3 +39,30 @@ t "bad input: a sha256 mismatch is refused, nothing cached" \
 	pinned_refused deb_sha256 0000000000000000000000000000000000000000000000000000000000000000 "sha256 mismatch"
 t "bad input: a version the archive no longer offers is refused, nothing cached" \
 	pinned_refused version "$(base_col "$bad_base" version)~absent" "not offered"
+
+# stuck_refused TEXT TIER...: host/stuck.sh on a made-up machine whose
+# memory tiers hold the nodes TIER (one node list a tier, node 0 with a
+# CPU) refuses with TEXT.
+stuck_refused() {
+	want=$1
+	shift
+	m=$(mktemp -d)
+	mkdir -p "$m/proc/1/task/1" "$m/sys/devices/system/node/node0"
+	: >"$m/proc/1/maps"
+	: >"$m/proc/1/numa_maps"
+	echo 0 >"$m/sys/devices/system/node/node0/cpulist"
+	i=0
+	for list; do
+		i=$((i + 1))
+		mkdir -p "$m/sys/devices/virtual/memory_tiering/memory_tier$i"
+		echo "$list" >"$m/sys/devices/virtual/memory_tiering/memory_tier$i/nodelist"
+	done
+	refused "$want" env STUCK_ROOT="$m" "$top/host/stuck.sh" 1
+	rc=$?
+	rm -rf "$m"
+	return $rc
+}
+t "bad input: host/stuck.sh on a machine with one memory tier says so in one line" \
+	stuck_refused "no lower memory tier" 0-1
+t "bad input: host/stuck.sh of a process that does not exist says so in one line" \
+	refused "no such process" env STUCK_ROOT=/nonexistent "$top/host/stuck.sh" 1

@@ -76,7 +76,7 @@ documented() {
 	done
 	internal=$(sed -n 's/^INTERNAL_VARS *:= *//p' "$top/Makefile")
 	for v in $( (cd "$top" && sed -n 's/^\([A-Z_][A-Z0-9_]*\) *?=.*/\1/p' Makefile &&
-		git ls-files 'scripts/*.sh' 'tests/*.sh' | xargs grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=?+]' | sed 's/^\$.//; s/:.*//') | sort -u); do
+		git ls-files 'scripts/*.sh' 'tests/*.sh' 'host/*.sh' | xargs grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=?+]' | sed 's/^\$.//; s/:.*//') | sort -u); do
 		case " $internal " in *" $v "*) continue ;; esac
 		printf '%s\n' "$help" | grep -qw "$v" || { echo "make help does not name variable $v"; rc=1; }
 	done
@@ -118,7 +118,7 @@ done
 # from the header comment and exits 0, touching nothing.
 entry_help() {
 	rc=0
-	for f in $(grep -o '\(scripts\|tests\)/[a-z0-9-]*\.sh' "$top/Makefile" | sort -u); do
+	for f in $(grep -o '\(scripts\|tests\|host\)/[a-z0-9-]*\.sh' "$top/Makefile" | sort -u); do
 		[ -x "$top/$f" ] || continue
 		want=$(sed -n '3s/^# \{0,1\}//p' "$top/$f")
 		got=$("$top/$f" -h | head -n 1) || { echo "$f -h fails"; rc=1; continue; }
