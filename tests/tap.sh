@@ -20,38 +20,40 @@ tap_begin() {
 	logs=$1
 	rm -rf "$logs"
 	mkdir -p "$logs"
-	passed=0
-	failed=0
-	known=0
-	n=0
+	tap_passed=0
+	tap_failed=0
+	tap_known=0
+	tap_n=0
 	worktree_before=$(git -C "$top" status --porcelain --ignored)
 	echo "TAP version 13"
 }
 
 # t DESCRIPTION COMMAND...: run one test.  With $todo set, a known
-# problem, kept visible: TAP's TODO, not counted as failed.
+# problem, kept visible: TAP's TODO, not counted as failed.  COMMAND may
+# be a shell function, run in this shell: the harness' own variables are
+# named tap_*, so that a test's loop variable cannot renumber the tests.
 t() {
-	desc=$1
+	tap_desc=$1
 	shift
-	n=$((n + 1))
-	log=$logs/$n.log
-	start=$(date +%s)
-	printf '# %s ...\n' "$desc"
-	if [ -n "${todo:-}" ] && ! "$@" >"$log" 2>&1; then
-		known=$((known + 1))
-		printf 'not ok %d - %s # TODO %s\n' "$n" "$desc" "$todo"
-		tail -n 3 "$log" | sed 's/^/#   /'
+	tap_n=$((tap_n + 1))
+	tap_log=$logs/$tap_n.log
+	tap_start=$(date +%s)
+	printf '# %s ...\n' "$tap_desc"
+	if [ -n "${todo:-}" ] && ! "$@" >"$tap_log" 2>&1; then
+		tap_known=$((tap_known + 1))
+		printf 'not ok %d - %s # TODO %s\n' "$tap_n" "$tap_desc" "$todo"
+		tail -n 3 "$tap_log" | sed 's/^/#   /'
 	elif [ -n "${todo:-}" ]; then
-		passed=$((passed + 1))
-		printf 'ok %d - %s # TODO %s (now passes)\n' "$n" "$desc" "$todo"
-	elif "$@" >"$log" 2>&1; then
-		passed=$((passed + 1))
-		printf 'ok %d - %s (%ss)\n' "$n" "$desc" "$(($(date +%s) - start))"
+		tap_passed=$((tap_passed + 1))
+		printf 'ok %d - %s # TODO %s (now passes)\n' "$tap_n" "$tap_desc" "$todo"
+	elif "$@" >"$tap_log" 2>&1; then
+		tap_passed=$((tap_passed + 1))
+		printf 'ok %d - %s (%ss)\n' "$tap_n" "$tap_desc" "$(($(date +%s) - tap_start))"
 	else
-		failed=$((failed + 1))
-		printf 'not ok %d - %s (%ss)\n' "$n" "$desc" "$(($(date +%s) - start))"
-		tail -n 15 "$log" | sed 's/^/#   /'
-		printf '#   full log: %s\n' "$log"
+		tap_failed=$((tap_failed + 1))
+		printf 'not ok %d - %s (%ss)\n' "$tap_n" "$tap_desc" "$(($(date +%s) - tap_start))"
+		tail -n 15 "$tap_log" | sed 's/^/#   /'
+		printf '#   full log: %s\n' "$tap_log"
 	fi
 }
 
@@ -91,8 +93,8 @@ tap_end() {
 	t "the tests leave the work tree as they found it" \
 		sh -c 'now=$(git -C "$1" status --porcelain --ignored); [ "$now" = "$2" ] ||
 			{ printf "before:\n%s\nafter:\n%s\n" "$2" "$now"; false; }' - "$top" "$worktree_before"
-	[ "$known" -eq 0 ] || printf '# %d known problems (TODO above), not counted as failed\n' "$known"
-	printf '1..%d\n' "$n"
-	printf '%d passed, %d failed\n' "$passed" "$failed"
-	[ "$failed" -eq 0 ]
+	[ "$tap_known" -eq 0 ] || printf '# %d known problems (TODO above), not counted as failed\n' "$tap_known"
+	printf '1..%d\n' "$tap_n"
+	printf '%d passed, %d failed\n' "$tap_passed" "$tap_failed"
+	[ "$tap_failed" -eq 0 ]
 }
