@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # stuck.awk: the memory of one process on a lower memory tier, VMA by
 # VMA, and what keeps it there (host/stuck.sh).
-#   awk -f stuck.awk -v lower=N,N -v mode=M -v tids=T,T \
+#   awk -f stuck.awk -v reasons_file=skip-reasons.tsv -v lower=N,N -v mode=M -v tids=T,T \
 #       MAPS NUMA_MAPS TRACE
 # MAPS, NUMA_MAPS: /proc/PID/maps and /proc/PID/numa_maps; TRACE: text of
 # sched:sched_skip_vma_numa events (tracefs), or /dev/null.  lower: the
 # nodes of the lower tiers; mode: kernel.numa_balancing; tids: the
-# process' threads, whose events count.  Prints stuck.tsv: a header, then
+# process' threads, whose events count; reasons_file: skip-reasons.tsv, what
+# the skip reasons that keep memory where it is mean.  Prints stuck.tsv: a header, then
 # one row per VMA with pages on a lower tier, the most first.
 
 function kib(pages, ps) { return pages * ps }
@@ -47,12 +48,13 @@ BEGIN {
 	nt = split(tids, t, ",")
 	for (i = 1; i <= nt; i++)
 		is_tid[t[i]] = 1
-	explain["shared_ro"] = "the scanner skips it as a read-only file mapping (shared_ro; patch 3 scans it for promotion)"
-	explain["pid_inactive"] = "the scanner skips it: no thread accessed it lately (pid_inactive; patch 5 scans it promotion-only)"
-	explain["unsuitable"] = "the scanner skips it as not migratable (unsuitable: hugetlb, VM_MIXEDMAP or its policy)"
-	explain["inaccessible"] = "the scanner skips it: PROT_NONE (inaccessible)"
-	explain["shared_ro_promo"] = "scanned promotion-only (shared_ro_promo): a hinting fault decides"
-	explain["pid_inactive_promo"] = "scanned promotion-only (pid_inactive_promo): a hinting fault decides"
+	# The reasons' meanings: a tab-separated table with a header line.
+	while ((getline line < reasons_file) > 0) {
+		if (line ~ /^#/ || !(split(line, kv, "\t") == 2) || kv[1] == "reason")
+			continue
+		explain[kv[1]] = kv[2]
+	}
+	close(reasons_file)
 }
 
 # maps: start-end perms offset dev inode [path]

@@ -81,7 +81,7 @@ if [ -n "$secs" ]; then
 fi
 
 out=$(mktemp)
-awk -f "$here/../host/stuck.awk" -v lower="$lower" -v mode="$mode" -v tids="$tids" \
+awk -f "$here/../host/stuck.awk" -v reasons_file="$here/../host/skip-reasons.tsv" -v lower="$lower" -v mode="$mode" -v tids="$tids" \
 	"$proc/maps" "$proc/numa_maps" "${trace:-/dev/null}" >"$out" || { rm -f "$out"; die "reading $proc failed"; }
 [ -z "$tsv" ] || cp "$out" "$tsv"
 # The table, rendered from the TSV by column name.
