@@ -10,8 +10,6 @@
 # the skip reasons that keep memory where it is mean.  Prints stuck.tsv: a header, then
 # one row per VMA with pages on a lower tier, the most first.
 
-function kib(pages, ps) { return pages * ps }
-
 # why(v): what keeps VMA v on the lower tier, from the scanner's own
 # skip reasons when the trace has any, else from what the mapping is.
 function why(v,    r, w, n, i, k) {
@@ -79,11 +77,9 @@ FILENAME == ARGV[2] {
 	lp = 0
 	tp = 0
 	for (i = 2; i <= NF; i++) {
-		if ($i ~ /^kernelpagesize_kB=/)
+		if ($i ~ /^kernelpagesize_kB=/) {
 			ps = substr($i, 19) + 0
-	}
-	for (i = 2; i <= NF; i++) {
-		if ($i ~ /^N[0-9]+=/) {
+		} else if ($i ~ /^N[0-9]+=/) {
 			split($i, kv, "=")
 			tp += kv[2]
 			if (kv[1] in is_lower)
@@ -93,8 +89,8 @@ FILENAME == ARGV[2] {
 		}
 	}
 	if (lp > 0) {
-		lower_kib[v] = kib(lp, ps)
-		total_kib[v] = kib(tp, ps)
+		lower_kib[v] = lp * ps
+		total_kib[v] = tp * ps
 		order[++nv] = v
 	}
 	next
@@ -116,11 +112,9 @@ FILENAME == ARGV[2] {
 	r = $0
 	sub(/.*reason=/, "", r)
 	sub(/ .*/, "", r)
-	seen[vs, r]++
-	if (!((vs, r) in first)) {
-		first[vs, r] = 1
+	if (!((vs, r) in seen))
 		rlist[vs] = rlist[vs] (rlist[vs] == "" ? "" : " ") r
-	}
+	seen[vs, r]++
 }
 
 END {

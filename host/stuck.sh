@@ -44,23 +44,21 @@ ls "$tiers"/memory_tier* >/dev/null 2>&1 || die "$tiers: no memory tiers (a kern
 nodelist() {
 	printf '%s\n' "$1" | tr ',' '\n' | awk -F- 'NF { for (n = $1; n <= (NF > 1 ? $2 : $1); n++) print n }'
 }
+# Every node with its tier: "TIER NODE CPUS" lines, CPUS 1 for a node
+# with CPUs.
+tier_nodes=$(for d in "$tiers"/memory_tier*; do
+	for n in $(nodelist "$(cat "$d/nodelist")"); do
+		cpus=0
+		[ -z "$(tr -d ' \n' <"$nodes/node$n/cpulist" 2>/dev/null)" ] || cpus=1
+		echo "${d##*memory_tier} $n $cpus"
+	done
+done)
 # The top tier is the one of the nodes with CPUs (the slowest of them, as
 # the kernel's top_tier_adistance); the nodes of the tiers below are lower.
-top=-1
-for d in "$tiers"/memory_tier*; do
-	id=${d##*memory_tier}
-	for n in $(nodelist "$(cat "$d/nodelist")"); do
-		[ -s "$nodes/node$n/cpulist" ] && [ -n "$(tr -d ' \n' <"$nodes/node$n/cpulist")" ] &&
-			[ "$id" -gt "$top" ] && top=$id
-	done
-done
-[ "$top" -ge 0 ] || die "no memory tier holds a node with CPUs"
-lower=
-for d in "$tiers"/memory_tier*; do
-	[ "${d##*memory_tier}" -gt "$top" ] || continue
-	for n in $(nodelist "$(cat "$d/nodelist")"); do lower=${lower:+$lower,}$n; done
-done
-[ -n "$lower" ] || die "no lower memory tier: every node is in the top tier ($(cat "$tiers"/memory_tier*/nodelist | tr '\n' ' '))"
+top=$(printf '%s\n' "$tier_nodes" | awk '$3 && (top == "" || $1 > top) { top = $1 } END { print top }')
+[ -n "$top" ] || die "no memory tier holds a node with CPUs"
+lower=$(printf '%s\n' "$tier_nodes" | awk -v top="$top" '$1 > top { printf "%s%s", sep, $2; sep = "," }')
+[ -n "$lower" ] || die "no lower memory tier: every node is in the top tier ($(printf '%s\n' "$tier_nodes" | awk '{ printf "%s ", $2 }'))"
 mode=$(cat "$root/proc/sys/kernel/numa_balancing" 2>/dev/null) || mode=0
 tids=$(ls "$proc/task" 2>/dev/null | tr '\n' ',')
 [ -n "$tids" ] || tids=$pid
@@ -86,7 +84,7 @@ awk -f "$here/../host/stuck.awk" -v reasons_file="$here/../host/skip-reasons.tsv
 [ -z "$tsv" ] || cp "$out" "$tsv"
 # The table, rendered from the TSV by column name.
 tsv_awk 'NR == 1 { next }
-	{ n++; sum += col("lower_tier_kib"); total += col("total_kib")
+	{ n++; sum += col("lower_tier_kib")
 	  printf "%s %s %s\n    %d of %d KiB on the lower tier; skips: %s\n    %s\n", col("vma"), col("perms"),
 		col("mapping"), col("lower_tier_kib"), col("total_kib"), col("skips"), col("why") }
 	END { printf "process %s: %d KiB in %d VMAs on lower-tier nodes %s (numa_balancing=%s)\n", pid, sum, n, lower, mode }' \

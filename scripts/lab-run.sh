@@ -54,12 +54,8 @@ boot_all() {
 	done
 }
 
-# verdicts DIR: report.sh, which exits 3 when a verdict failed: the run
-# is still published.
-verdicts() {
-	"$here/report.sh" "$1"
-}
-run_experiment boot_all verdicts
+# report.sh exits 3 when a verdict failed: the run is still published.
+run_experiment boot_all "$here/report.sh"
 # shellcheck disable=SC2154 # set by run_experiment
 status=$run_status
 run_publish "$run_dir" "$results" >/dev/null
