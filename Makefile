@@ -70,6 +70,8 @@ help:
 	@echo '  LAB_CPU           1: demo and demo-stable account each workload'"'"'s CPU time (cpu.tsv)'
 	@echo '  LAB_NOTIFIER      1: demo, demo-stable and walk-cost boot the notifier variant of each kernel'
 	@echo '                    and count each workload'"'"'s MMU-notifier invalidations (notify.tsv)'
+	@echo '  WALK_KERNELS      walk-cost: the kernels measured against the base (scripts/kernels.tsv),'
+	@echo '                    default the series, e.g. "7.3.4-v6 7.3.4-series"'
 	@echo '  SCALE_GRID        scale: NVMASxNTHREADS points, e.g. "64x8 512x64"'
 	@echo '  SCALE_SECS        scale: measured seconds per point'
 	@echo '  SCALE_HOT_MIB     scale: the hot set of every point, split evenly into its VMAs (default 256)'

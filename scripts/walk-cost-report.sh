@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # walk-cost-report.sh DIR SCENARIO: the walk cost of a lab run of
-# SCENARIO's rows (lab/scenarios.tsv, e.g. 14: 14.0-14.3) with CPU
+# SCENARIO's rows (lab/scenarios.tsv, e.g. 14: 14.0-14.4) with CPU
 # accounting (LAB_CPU=1), repeated (DIR/run-1, DIR/run-2, ...) or not
 # (DIR).  Each mode has a row with cold VMAs and a control row without
 # them (args "-n 0"); per run and kernel, RUN/walk.tsv pairs them:
@@ -24,7 +24,8 @@
 #                       LAB_NOTIFIER=1 (lab/notifier), else NA.
 # DIR/walk-cost.tsv holds their median and range over the runs (kernel,
 # scenario, column, n, median, min, max: scripts/repeat.awk), and
-# DIR/walk-cost.md the tables, one per mode, base vs series.
+# DIR/walk-cost.md the tables, one per scenario: the base, every other kernel
+# of the run and its ratio to the base.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -118,10 +119,11 @@ nruns=$(printf '%s\n' "$runs" | wc -l)
 	[ ! -s "$dir/versions.txt" ] || { sed 's/^/    /' "$dir/versions.txt"; echo; }
 	printf 'Runs: %s of each kernel, taking turns.  Each cell is the median and,\n' "$nruns"
 	cat <<'EOT'
-in brackets, the lowest and the highest run when they differ; series /
-base is the ratio of the medians.  CPU: the workload's system time over
-the run (damon-run, lab.cpu=1), in ms a second (10 is 1 % of a CPU):
-NUMA balancing scans in task_numa_work() on the workload's own threads.
+in brackets, the lowest and the highest run when they differ; K / base
+is the ratio of kernel K's median to the base's.  CPU: the workload's
+system time over the run (damon-run, lab.cpu=1), in ms a second (10 is
+1 % of a CPU): NUMA balancing scans in task_numa_work() on the
+workload's own threads.
 The control row has no cold VMAs; what the cold VMAs cost is the
 difference, run by run, "below the control" when the control took more
 (the noise of the accounting).  The hot VMA's seconds to 90 % on the top
@@ -131,12 +133,14 @@ flushes of the workload's mm (lab/notifier: what KVM would be told).
 
 EOT
 	tsv_awk '
-	FILENAME ~ /kernels\.tsv$/ { kind[col("kernel")] = col("kind"); next }
+	FILENAME ~ /kernels\.tsv$/ {
+		if (col("kind") == "base") base = col("kernel"); else others[++no] = col("kernel")
+		next
+	}
 	FILENAME ~ /scenarios\.tsv$/ { args[col("id")] = col("args"); mode[col("id")] = col("mode"); next }
 	{
 		k = col("kernel"); s = col("scenario"); c = col("column")
 		if (!(s in seen_s)) { seen_s[s]; scen[++ns] = s }
-		if (kind[k] == "base") base = k; else series = k
 		m[k, s, c] = col("median"); lo[k, s, c] = col("min"); hi[k, s, c] = col("max")
 	}
 	# below(x): a difference as the table shows it, never negative.
@@ -151,13 +155,18 @@ EOT
 		}
 		return lo[k, s, c] == hi[k, s, c] ? x : x " [" l " - " h "]"
 	}
-	function ratio(s, c) {
-		if (m[base, s, c] <= 0 || m[series, s, c] < 0 || lo[base, s, c] < 0 || lo[series, s, c] < 0)
+	function ratio(k, s, c) {
+		if (m[base, s, c] <= 0 || m[k, s, c] < 0 || lo[base, s, c] < 0 || lo[k, s, c] < 0)
 			return "-"
-		return sprintf("%.2f", m[series, s, c] / m[base, s, c])
+		return sprintf("%.2f", m[k, s, c] / m[base, s, c])
 	}
-	function line(what, s, c, t) {
-		printf "| %s | %s | %s | %s |\n", what, cell(base, s, c, t), cell(series, s, c, t), t ? "-" : ratio(s, c)
+	function line(what, s, c, t,    i) {
+		printf "| %s | %s |", what, cell(base, s, c, t)
+		for (i = 1; i <= no; i++)
+			printf " %s |", cell(others[i], s, c, t)
+		for (i = 1; i <= no; i++)
+			printf " %s |", t ? "-" : ratio(others[i], s, c)
+		print ""
 	}
 	END {
 		for (i = 1; i <= ns; i++) {
@@ -165,7 +174,15 @@ EOT
 			c = m[base, s, "control"]
 			printf "## Scenario %s: numa_balancing=%s, `%s`, %.0f s runs\n\n", s, mode[s], args[s], m[base, s, "secs"]
 			printf "Control: scenario %s, `%s`.\n\n", c, args[c]
-			printf "| | %s | %s | series / base |\n|---|---:|---:|---:|\n", base, series
+			printf "| | %s |", base
+			for (i = 1; i <= no; i++)
+				printf " %s |", others[i]
+			for (i = 1; i <= no; i++)
+				printf " %s / base |", others[i]
+			printf "\n|---|---:|"
+			for (i = 1; i <= 2 * no; i++)
+				printf "---:|"
+			print ""
 			line("system time, ms a second", s, "cpu_ms_per_s")
 			line("the same in the control", s, "control_cpu_ms_per_s")
 			line("the cold VMAs: the difference", s, "walk_cpu_ms_per_s")

@@ -79,7 +79,7 @@ static int parse_opt(int opt, const char *arg)
 	case 'n':
 		return lab_parse_ulong(arg, 0, 16384, &nr_cold);
 	case 'V':
-		return lab_parse_ulong(arg, 4, 2048, &cold_kib);
+		return lab_parse_ulong(arg, 4, 1048576, &cold_kib);
 	case 'T':
 		return lab_parse_ulong(arg, 1, 512, &nr_threads);
 	case 'R':
