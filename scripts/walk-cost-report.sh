@@ -175,12 +175,12 @@ EOT
 			printf "## Scenario %s: numa_balancing=%s, `%s`, %.0f s runs\n\n", s, mode[s], args[s], m[base, s, "secs"]
 			printf "Control: scenario %s, `%s`.\n\n", c, args[c]
 			printf "| | %s |", base
-			for (i = 1; i <= no; i++)
-				printf " %s |", others[i]
-			for (i = 1; i <= no; i++)
-				printf " %s / base |", others[i]
+			for (j = 1; j <= no; j++)
+				printf " %s |", others[j]
+			for (j = 1; j <= no; j++)
+				printf " %s / base |", others[j]
 			printf "\n|---|---:|"
-			for (i = 1; i <= 2 * no; i++)
+			for (j = 1; j <= 2 * no; j++)
 				printf "---:|"
 			print ""
 			line("system time, ms a second", s, "cpu_ms_per_s")
