@@ -18,6 +18,12 @@
  * until the forced-scan fallback or the get_nr_threads() horizon reaches
  * them.
  *
+ * With -A the hot VMAs are not demoted: their pages are dropped and
+ * faulted in again on the slow node, the way a VMA gets new memory on a
+ * lower tier without any folio migrating into it.  The eater is then
+ * populated from the start, so that the slow node has memory mapped and
+ * promotion-only scans run in the top-tier phase too.
+ *
  * The eater is mapped first, so the hot VMAs lie below it in the address
  * space, in front of it in each pass.  It is populated only after the
  * top-tier phase: empty, it costs a pass little, so that phase reaches its
@@ -61,6 +67,9 @@ static const char usage[] =
 	"               (mm->numa_scan_seq; default 3)\n"
 	"  -R MODE      kernel.numa_balancing of the top-tier phase (default:\n"
 	"               -m); 2 gives the VMAs no fault there, in any mode\n"
+	"  -A           instead of demoting the VMAs, drop their pages and\n"
+	"               fault them in again on -N (no migration); the eater\n"
+	"               is populated from the start\n"
 	"  -C           cold: once demoted, the VMAs are read no more (the\n"
 	"               threads keep running, reading the eater if any)\n"
 	"  -L           print the limits of -n, -T and -V and exit:\n"
@@ -77,6 +86,7 @@ static unsigned long top_max_secs = 30;
 static unsigned long top_seqs = 3;
 static int top_mode = -1;	/* -R, or -1: -m */
 static bool cold;		/* -C */
+static bool realloc_hot;	/* -A */
 
 static struct lab_region *hot;
 static struct lab_region eater;
@@ -122,6 +132,9 @@ static int parse_opt(int opt, const char *arg)
 		if (lab_parse_ulong(arg, 0, 3, &val))
 			return -1;
 		top_mode = val;
+		return 0;
+	case 'A':
+		realloc_hot = true;
 		return 0;
 	case 'C':
 		cold = true;
@@ -185,8 +198,35 @@ static void *reader(void *arg)
 }
 
 /*
- * Populate the eater and move every hot VMA to @node; returns the number
- * of pages left behind.  The readers pause meanwhile: migrating pages that
+ * -A: drop the hot VMAs' pages and fault them in again on @node under a
+ * task policy, so that the VMAs and their policies stay as they are.
+ */
+static int realloc_regions(int node)
+{
+	unsigned long mask = 1UL << node;
+	unsigned long i;
+
+	for (i = 0; i < nr_vmas; i++)
+		if (madvise(hot[i].addr, hot[i].len, MADV_DONTNEED)) {
+			lab_warn("madvise(MADV_DONTNEED): %s", strerror(errno));
+			return -1;
+		}
+	if (lab_set_mempolicy(MPOL_BIND, &mask, 8 * sizeof(mask))) {
+		lab_warn("set_mempolicy: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < nr_vmas; i++)
+		lab_fault_range(hot[i].addr, hot[i].len);
+	if (lab_set_mempolicy(MPOL_DEFAULT, NULL, 0)) {
+		lab_warn("set_mempolicy: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Populate the eater and move every hot VMA to @node (-A: fault it in
+ * again there); returns the number of pages left behind.  The readers pause meanwhile: migrating pages that
  * 16 threads keep faulting on takes minutes under TCG instead of seconds.
  */
 static long populate_and_demote(int node)
@@ -195,9 +235,13 @@ static long populate_and_demote(int node)
 
 	atomic_store(&pause_readers, true);
 	sleep(1);	/* let the readers finish their pass */
-	if (eater.len)
+	if (eater.len && !atomic_load(&eater_ready))
 		populate_budget_eater();
-	left = lab_move_regions(hot, nr_vmas, node);
+	if (realloc_hot)
+		left = realloc_regions(node) ? -1 :
+		       lab_move_regions(hot, nr_vmas, node);
+	else
+		left = lab_move_regions(hot, nr_vmas, node);
 	if (cold)
 		atomic_store(&hot_done, true);
 	atomic_store(&pause_readers, false);
@@ -217,7 +261,7 @@ int main(int argc, char **argv)
 
 	lab_opts_init(&o, "5", 2, 60, 0);
 	lab_opts_add_knob(&o, "scan_size_mb=16");
-	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:R:CL", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:R:ACL", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
 
@@ -237,6 +281,8 @@ int main(int argc, char **argv)
 	}
 	if (lab_check_placement(o.scenario, &probe, LAB_TOP_NODE))
 		return 1;
+	if (realloc_hot && eater.len)
+		populate_budget_eater();
 	note("allocated");
 
 	threads = calloc(nr_threads, sizeof(*threads));
@@ -262,8 +308,8 @@ int main(int argc, char **argv)
 	if (lab_enter_mode(o.scenario, 0))
 		return 1;
 	left = populate_and_demote(o.node);
-	note("eater populated, hot VMAs moved to node %d, %ld pages left behind",
-	     o.node, left);
+	note("eater populated, hot VMAs %s node %d, %ld pages left behind",
+	     realloc_hot ? "faulted in again on" : "moved to", o.node, left);
 	if (left < 0 || left > (long)nr_pages / 20) {
 		lab_warn("%ld of %lu pages not demoted", left, nr_pages);
 		lab_error(o.scenario, "demotion-failed");
