@@ -226,8 +226,9 @@ static int realloc_regions(int node)
 
 /*
  * Populate the eater and move every hot VMA to @node (-A: fault it in
- * again there); returns the number of pages left behind.  The readers pause meanwhile: migrating pages that
- * 16 threads keep faulting on takes minutes under TCG instead of seconds.
+ * again there); returns the number of pages left behind.  The readers
+ * pause meanwhile: migrating pages that 16 threads keep faulting on takes
+ * minutes under TCG instead of seconds.
  */
 static long populate_and_demote(int node)
 {
@@ -237,9 +238,8 @@ static long populate_and_demote(int node)
 	sleep(1);	/* let the readers finish their pass */
 	if (eater.len && !atomic_load(&eater_ready))
 		populate_budget_eater();
-	if (realloc_hot)
-		left = realloc_regions(node) ? -1 :
-		       lab_move_regions(hot, nr_vmas, node);
+	if (realloc_hot && realloc_regions(node))
+		left = -1;
 	else
 		left = lab_move_regions(hot, nr_vmas, node);
 	if (cold)
