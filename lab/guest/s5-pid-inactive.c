@@ -20,13 +20,13 @@
  *
  * With -A the hot VMAs are not demoted: their pages are dropped and
  * faulted in again on the slow node, the way a VMA gets new memory on a
- * lower tier without any folio migrating into it.  The eater is then
- * populated from the start, so that the slow node has memory mapped and
- * promotion-only scans run in the top-tier phase too.
+ * lower tier without any folio migrating into it.  With -e, and with -A,
+ * the eater is populated from the start, so that the slow node has memory
+ * mapped and promotion-only scans run in the top-tier phase too.
  *
  * The eater is mapped first, so the hot VMAs lie below it in the address
- * space, in front of it in each pass.  It is populated only after the
- * top-tier phase: empty, it costs a pass little, so that phase reaches its
+ * space, in front of it in each pass.  Without -e it is populated only
+ * after the top-tier phase: empty, it costs a pass little, so that phase reaches its
  * scan sequences in seconds rather than minutes under TCG.
  */
 #define _GNU_SOURCE
@@ -70,6 +70,7 @@ static const char usage[] =
 	"  -A           instead of demoting the VMAs, drop their pages and\n"
 	"               fault them in again on -N (no migration); the eater\n"
 	"               is populated from the start\n"
+	"  -e           populate the eater from the start\n"
 	"  -C           cold: once demoted, the VMAs are read no more (the\n"
 	"               threads keep running, reading the eater if any)\n"
 	"  -L           print the limits of -n, -T and -V and exit:\n"
@@ -87,6 +88,7 @@ static unsigned long top_seqs = 3;
 static int top_mode = -1;	/* -R, or -1: -m */
 static bool cold;		/* -C */
 static bool realloc_hot;	/* -A */
+static bool eater_early;	/* -e, -A */
 
 static struct lab_region *hot;
 static struct lab_region eater;
@@ -135,6 +137,10 @@ static int parse_opt(int opt, const char *arg)
 		return 0;
 	case 'A':
 		realloc_hot = true;
+		eater_early = true;
+		return 0;
+	case 'e':
+		eater_early = true;
 		return 0;
 	case 'C':
 		cold = true;
@@ -261,7 +267,7 @@ int main(int argc, char **argv)
 
 	lab_opts_init(&o, "5", 2, 60, 0);
 	lab_opts_add_knob(&o, "scan_size_mb=16");
-	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:R:ACL", parse_opt);
+	lab_parse_args(&o, argc, argv, usage, "n:V:T:E:P:q:R:AeCL", parse_opt);
 	if (lab_opts_apply(&o))
 		return 1;
 
@@ -281,7 +287,7 @@ int main(int argc, char **argv)
 	}
 	if (lab_check_placement(o.scenario, &probe, LAB_TOP_NODE))
 		return 1;
-	if (realloc_hot && eater.len)
+	if (eater_early && eater.len)
 		populate_budget_eater();
 	note("allocated");
 
