@@ -26,8 +26,8 @@
  *
  * The eater is mapped first, so the hot VMAs lie below it in the address
  * space, in front of it in each pass.  Without -e it is populated only
- * after the top-tier phase: empty, it costs a pass little, so that phase reaches its
- * scan sequences in seconds rather than minutes under TCG.
+ * after the top-tier phase: empty, it costs a pass little, so that phase
+ * reaches its scan sequences in seconds rather than minutes under TCG.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -68,8 +68,7 @@ static const char usage[] =
 	"  -R MODE      kernel.numa_balancing of the top-tier phase (default:\n"
 	"               -m); 2 gives the VMAs no fault there, in any mode\n"
 	"  -A           instead of demoting the VMAs, drop their pages and\n"
-	"               fault them in again on -N (no migration); the eater\n"
-	"               is populated from the start\n"
+	"               fault them in again on -N (no migration); implies -e\n"
 	"  -e           populate the eater from the start\n"
 	"  -C           cold: once demoted, the VMAs are read no more (the\n"
 	"               threads keep running, reading the eater if any)\n"
