@@ -7,7 +7,9 @@
 # the hot set on the top tier at the end of the run on the base, on
 # patches 1-5 of the series and on those without the hunk, in parentheses
 # the share on the nodes of its CPU where that differs, and the checks of
-# lab/expect.tsv that the kernel without the hunk failed.
+# lab/expect.tsv that the kernel without the hunk failed, and how the
+# kselftest cases lab/hunks.tsv names for the hunk ended on that kernel
+# ("not run" in results older than that column).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -22,16 +24,32 @@ function pct(top, local) {
 		return "-"
 	return top "%" (local != top ? " (" local "%)" : "")
 }
-FILENAME ~ /hunks.tsv$/ { what[col("series"), col("patch"), col("hunk")] = col("what"); next }
+# The kselftest cases named for the hunk, each with how it ended.
+function cases(named, failed,    n, c, i, out, how) {
+	if (named == "-")
+		return "-"
+	n = split(named, c, " ")
+	for (i = 1; i <= n; i++) {
+		how = index(" " failed " ", " " c[i] " ") ? "fails" : "passes, NOT PROVEN"
+		out = out (i > 1 ? ", " : "") c[i] ": " (failed == "" ? "not run" : how)
+	}
+	return out
+}
+FILENAME ~ /hunks.tsv$/ {
+	what[col("series"), col("patch"), col("hunk")] = col("what")
+	ksft[col("series"), col("patch"), col("hunk")] = col("kselftest")
+	next
+}
 BEGIN {
-	print "| series | patch.hunk | what it does | scenario | base | series | series without it | its failed checks |"
-	print "|---|---|---|---|---|---|---|---|"
+	print "| series | patch.hunk | what it does | scenario | base | series | series without it | its failed checks | kselftest without it |"
+	print "|---|---|---|---|---|---|---|---|---|"
 }
 {
 	sr = col("series"); p = col("patch"); h = col("hunk")
 	f = col("hunk_failed")
 	gsub(/\|/, "\\|", f)
-	printf "| %s | %s.%s | %s | %s | %s | %s | %s | %s |\n", sr, p, h, what[sr, p, h], col("scenario"),
+	printf "| %s | %s.%s | %s | %s | %s | %s | %s | %s | %s |\n", sr, p, h, what[sr, p, h], col("scenario"),
 		pct(col("base_top"), col("base_local")), pct(col("series_top"), col("series_local")),
-		pct(col("hunk_top"), col("hunk_local")), (col("proven") == "yes" ? f : "none: NOT PROVEN")
+		pct(col("hunk_top"), col("hunk_local")), (col("proven") == "yes" || f != "" ? f : "none: NOT PROVEN"),
+		cases(ksft[sr, p, h], has_col("ksft_failed") ? col("ksft_failed") : "")
 }' "$here/../lab/hunks.tsv" "$@"

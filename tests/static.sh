@@ -86,8 +86,8 @@ t "make help names every target and every variable the scripts read" documented
 t "the documents' generated tables equal what they are made from" \
 	"$scripts/doc-sync.sh" --check
 # lab/hunks.tsv: for each series it names (hunk_series), one row for each
-# hunk of its patches 1-5, in order, and the scenarios it names are
-# scenario ids of the lab run.
+# hunk of its patches 1-5, in order; the scenarios it names are scenario
+# ids of the lab run, its kselftest cases cases of promotion-cases.tsv.
 hunk_series() {
 	tsv_awk '{ print col("series") }' "$top/lab/hunks.tsv" | uniq
 }
@@ -108,8 +108,12 @@ hunk_table() {
 	for s in $(tsv_awk 'col("scenarios") != "-" { print col("scenarios") }' "$top/lab/hunks.tsv"); do
 		case $ids in *" $s "*) ;; *) echo "lab/hunks.tsv: $s is no scenario id of the lab run"; return 1 ;; esac
 	done
+	cases=" $(tsv_awk '{ print col("case") }' "$top/lab/kselftest/promotion-cases.tsv" | tr '\n' ' ')"
+	for c in $(tsv_awk 'col("kselftest") != "-" { print col("kselftest") }' "$top/lab/hunks.tsv"); do
+		case $cases in *" $c "*) ;; *) echo "lab/hunks.tsv: $c is no case of lab/kselftest/promotion-cases.tsv"; return 1 ;; esac
+	done
 }
-t "lab/hunks.tsv: a row for every hunk of patches 1-5 of each series, naming scenario ids" hunk_table
+t "lab/hunks.tsv: a row for every hunk of patches 1-5 of each series, naming scenario ids and kselftest cases" hunk_table
 for sdir in "$top"/series/mainline "$top"/series/queue-6.12; do
 	[ -f "$sdir/series" ] || continue
 	t "$(basename "$sdir"): patch numbers in the subjects match the series file" series_numbers "$sdir"
