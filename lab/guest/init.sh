@@ -84,6 +84,9 @@ mount_filesystems() {
 	mount -t devtmpfs devtmpfs /dev 2>/dev/null
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 	mount -t tracefs tracefs $TRACEFS 2>/dev/null
+	# numa_tiering_promotion counts the hinting faults of a case in a
+	# memory cgroup of its own (toptier_no_hint_faults).
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 	# The files of scenarios 3, 4 and 7 and of the stress must be on tmpfs
 	# (shmem folios); rmap's shm_open() wants /dev/shm.
 	mkdir -p /tmp /dev/shm
