@@ -25,6 +25,8 @@ DEPS := build-essential bc bison flex libelf-dev libssl-dev dwarves cpio \
 	xz-utils gzip ccache git qemu-system-x86 busybox-static gnuplot-nox \
 	sparse gcc-aarch64-linux-gnu b4 file libnuma-dev python3-ply python3-git shellcheck e2fsprogs \
 	stress-ng trinity
+# and make check-full alone (the series' documentation, scripts/htmldocs-check.sh).
+DEPS_FULL := python3-sphinx python3-sphinx-rtd-theme python3-yaml
 
 .PHONY: help deps demo demo-stable demo-damon scale walk-cost peer peer-doc stuck test check check-full tree export mbox kernels clean-results
 
@@ -137,7 +139,7 @@ check:
 	@scripts/check.sh
 
 check-full:
-	@scripts/deps.sh $(DEPS)
+	@scripts/deps.sh $(DEPS) $(DEPS_FULL)
 	@CHECK_FULL=1 scripts/check.sh
 
 tree:

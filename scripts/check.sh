@@ -354,6 +354,13 @@ kcsan_known_made_up() {
 }
 t "KCSAN: the races the base shows too are told by their functions, each with a debug row" kcsan_known_made_up
 
+# check-full: the documentation the series touches builds with no
+# warning the base's build does not have.
+if [ -n "${CHECK_FULL:-}" ]; then
+	t "htmldocs: the series' .rst builds with no new warning ($mainline against $mainline_base)" \
+		"$here/htmldocs-check.sh" "$mainline" "$LAB_CACHE/check-results-htmldocs"
+fi
+
 # check-full: debug kernels (DEBUG_VM, lockdep, KASAN) under the stress
 # and Debian's stress-ng and trinity in modes 2 and 3 (a kernel report
 # there is looked for on the base too), and the same check shown to catch
