@@ -10,6 +10,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+script_help "$@"
 
 usage="usage: htmldocs-check.sh KERNEL RESULTS"
 seriesk=${1:?$usage}
