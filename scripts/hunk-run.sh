@@ -12,7 +12,7 @@
 # (A prefix of the series up to the hunk's patch would not do: without
 # the later patches a scenario can stay stuck whatever the hunk does.)
 # The base and the kernel of patches 1-5 (scripts/kernels.tsv) run them
-# all once: the checks that compare with the base need it, and the table
+# all once (when a row names scenarios): the checks that compare with the base need it, and the table
 # shows all three.  The kernels are made one after the other in one
 # worktree and one build directory ($LAB_CACHE/{trees,build}/VERSION-hunk),
 # so that each rebuilds only what its hunk changes.  A kernel that does
@@ -60,8 +60,9 @@ all=$(printf '%s\n' "$rows" | awk -F '\t' '$3 != "-" {
 		if (!seen[s[i]]++)
 			printf "%s ", s[i]
 }')
-[ -n "$all" ] || die "the rows name no scenario: the base and the series run their scenarios"
-selection=$(run_selection lab "$all")
+# Rows with kselftest cases alone need no lab run of the base and series.
+selection=
+[ -z "$all" ] || selection=$(run_selection lab "$all")
 
 # The kselftest guest, from the tree of the whole series (patch 8), when a
 # row names kselftest cases; then the lab guest, which run_boot uses.
@@ -88,6 +89,12 @@ fi
 
 run_dir=$(run_start "$results")
 for k in "$base" "$series"; do
+	if [ -z "$selection" ]; then
+		# Not booted, but their sources are the run's (run_versions).
+		run_row "$run_dir/kernels.tsv" "kernel kind base_kernel patches" \
+			"$k" "$(kernel_col "$k" kind)" "$base" "$(kernel_patches "$k")"
+		continue
+	fi
 	run_boot "$run_dir" "$k" "lab.scenarios=$selection" || die "the guest of $k failed"
 	run_parse "$run_dir" "$k"
 done
@@ -135,7 +142,11 @@ done <"$tmp/todo"
 git -C "$mtree" checkout -q -f --detach "$base_commit"
 
 status=0
-"$here/report.sh" "$run_dir" >/dev/null || [ $? -eq 3 ] || exit 1
+if [ -n "$selection" ]; then
+	"$here/report.sh" "$run_dir" >/dev/null || [ $? -eq 3 ] || exit 1
+else
+	printf 'kernel\tscenario\ttop_pct\tlocal_pct\tfailed\tverdict\n' >"$run_dir/summary.tsv"
+fi
 # A hunk is proven when its kernel fails a check in one of its scenarios
 # (if it has any) and every kselftest case it names.
 {
