@@ -51,6 +51,6 @@ BEGIN {
 	printf "| %s | %s.%s | %s | %s | %s | %s | %s | %s | %s |\n", sr, p, h, what[sr, p, h], col("scenario"),
 		pct(col("base_top"), col("base_local")), pct(col("series_top"), col("series_local")),
 		pct(col("hunk_top"), col("hunk_local")),
-		(col("scenario") == "-" ? "-" : col("proven") == "yes" || f != "" ? f : "none: NOT PROVEN"),
+		(col("scenario") == "-" ? "-" : col("proven") == "yes" || f != "-" ? f : "none: NOT PROVEN"),
 		cases(ksft[sr, p, h], has_col("ksft_failed") ? col("ksft_failed") : "")
 }' "$here/../lab/hunks.tsv" "$@"
