@@ -16,9 +16,11 @@ usage="usage: htmldocs-check.sh KERNEL RESULTS"
 seriesk=${1:?$usage}
 results=${2:?$usage}
 basek=$(series_base "$seriesk")
-sdir=$here/../series/$(kernel_col "$seriesk" series | sed 's/[:@].*//')
+series=$(kernel_col "$seriesk" series)
+sdir=$(series_dir "${series%:*}")
 # shellcheck disable=SC2046 # patch file names are words
-dirs=$(cd "$sdir" && sed -n 's|^diff --git a/Documentation/\([^/]*\)/.*\.rst .*|\1|p' $(series_patches .) | sort -u | tr '\n' ' ')
+dirs=$(cd "$sdir" && sed -n 's|^diff --git a/Documentation/\([^/]*\)/.*\.rst .*|\1|p' \
+	$(series_patches . "$(kernel_patches "$seriesk")") | sort -u | tr '\n' ' ')
 [ -n "$dirs" ] || { echo "series of $seriesk touches no Documentation/*/*.rst"; exit 2; }
 command -v sphinx-build >/dev/null || die "no sphinx-build; install python3-sphinx (make deps)"
 out=$results/htmldocs
